@@ -588,3 +588,87 @@ fn the_rules_cannot_disarm_the_checks_or_the_script_functions() {
         r.stderr
     );
 }
+
+/// Names an event keeps as keys of the game (a variable's key, a flag, a unit variable, a
+/// marker's kind, a record's kind, a commitment's id) follow the rule of declared names: they
+/// were only held to a length, so an empty key, one holding NUL or a line break, and one holding
+/// a right-to-left mark or a zero-width joiner (printed like another) were kept and printed in
+/// every listing and save.
+#[test]
+fn names_an_event_keeps_follow_the_rule_of_declared_names() {
+    let dir = crate::util::scratch("event-names");
+    let script = crate::util::write(
+        &dir,
+        "names.lua",
+        r#"
+kessel.setup{ map = { columns = 4, rows = 4 }, units = {
+  { id = "r1", side = "red", type = "inf", faces = { "1-1-4" }, at = "0101" } } }
+local calls = {
+  var = function(k) kessel.emit.var(k, 1) end,
+  flag = function(k) kessel.emit.flag("r1", k) end,
+  unit_var = function(k) kessel.emit.unit_var("r1", k, 1) end,
+  marker = function(k) kessel.emit.create_marker{ kind = k } end,
+  record = function(k) kessel.emit.record{ kind = k } end,
+  commit = function(k) kessel.emit.commit(k, "red", "x") end,
+}
+local accepted = {}
+for what, call in pairs(calls) do
+  for _, k in ipairs{ "", "a\0b", "a\nb", "left\u{200F}right", "r\u{200D}1", string.rep("k", 1025) } do
+    if pcall(call, k) then accepted[#accepted + 1] = what .. " " .. string.format("%q", k):sub(1, 12) end
+  end
+  assert(pcall(call, "fine_" .. what), what .. " refused a plain name")
+end
+table.sort(accepted)
+print(#accepted == 0 and "all refused" or ("accepted: " .. table.concat(accepted, ", ")))
+kessel.emit.var("a\u{202E}b", 1)
+"#,
+    );
+    let r = crate::util::kessel(&[
+        "script",
+        script.to_str().expect("utf8"),
+        "--ruleset",
+        "core/tests/fixtures/toy",
+    ]);
+    assert!(r.stdout.contains("all refused"), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("names.lua:21: kessel.emit.var: the key")
+            && r.stderr.contains("reorders the text"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A move's cost is a number of MP a search could have counted: 0 to 35791394 (fractions are
+/// costs: half an MP on a road). 1e300 was logged as the MP a unit spent.
+#[test]
+fn a_moves_cost_is_a_number_of_mp_a_search_can_count() {
+    let dir = crate::util::scratch("move-cost");
+    let script = crate::util::write(
+        &dir,
+        "cost.lua",
+        r#"
+kessel.setup{ map = { columns = 4, rows = 4 }, units = {
+  { id = "r1", side = "red", type = "inf", faces = { "1-1-4" }, at = "0101" } } }
+kessel.emit.move("r1", { "0102" }, 0.5)
+kessel.emit.move("r1", { "0103" }, 35791394)
+print("moved", kessel.units.get("r1").hex)
+
+
+kessel.emit.move("r1", { "0104" }, 1e300)
+"#,
+    );
+    let r = crate::util::kessel(&[
+        "script",
+        script.to_str().expect("utf8"),
+        "--ruleset",
+        "core/tests/fixtures/toy",
+    ]);
+    assert!(r.stdout.contains("moved\t0103"), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(
+            "cost.lua:9: kessel.emit.move: the cost 1e300 is more MP than any move costs (at most 35791394"
+        ),
+        "{}",
+        r.stderr
+    );
+}

@@ -23,9 +23,24 @@ fn names_with_line_breaks_cannot_forge_lines_of_the_summaries() {
             "name = \"Toy\\nforged: scenario\"",
             1,
         )
-        .replacen("name = \"Blue win\"", "name = \"Blue\\nforged: level\"", 1)
-        + "\n[vars]\n\"v\\nforged: var\" = 1\n";
+        .replacen("name = \"Blue win\"", "name = \"Blue\\nforged: level\"", 1);
     assert_ne!(edited, text);
+    // a variable's name is a name the rules key the game by: one holding a line break is
+    // refused at its line (it was printed escaped, and kept)
+    std::fs::write(
+        &scenario,
+        edited.clone() + "\n[vars]\n\"v\\nforged: var\" = 1\n",
+    )
+    .expect("write scenario");
+    let r = kessel(&["info", scenario.to_str().expect("utf8")]);
+    assert!(
+        r.code != 0
+            && forged(&r.stderr).is_empty()
+            && r.stderr
+                .contains("scenario var v\\u{a}forged: var holds a line break"),
+        "{}",
+        r.stderr
+    );
     std::fs::write(&scenario, edited).expect("write scenario");
     let map = dir.join("map.toml");
     let text = std::fs::read_to_string(&map).expect("toy map");

@@ -71,7 +71,7 @@ fn errors_that_are_not_messages_still_name_their_file_and_line() {
 fn a_bad_movement_cost_fails_at_its_declaration() {
     for (bad, needle) in [
         ("clear = \"slow\",", "terrain.clear"),
-        ("clear = -1,", "0 or more"),
+        ("clear = -1,", "MP from 0 to"),
     ] {
         let dir = toy_copy(&format!("badcost-{}", bad.len()));
         let init = dir.join("init.lua");

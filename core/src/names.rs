@@ -36,6 +36,70 @@ pub fn did_you_mean<S: AsRef<str>>(name: &str, known: &[S]) -> String {
 /// id would be copied for ever.
 pub const MAX_UNIT_ID: usize = 1024;
 
+/// What is wrong with a name a ruleset declares (an id, an action's kind, a side) or an event
+/// keeps (a flag, a variable's key, a pool, a marker's kind, a tag), said after the name's field: it has something in it, at most 1024 bytes, on one line, in characters
+/// that show. An empty one, or one holding a line break or a control character, cannot be told
+/// apart or shown (every message naming it is broken); one holding a zero-width space or a
+/// bidirectional mark prints like another name, or reorders the line it is printed in, as unit
+/// ids may not either.
+pub fn name_problem(name: &str) -> Option<String> {
+    if name.trim().is_empty() {
+        return Some("is empty; give it a name".into());
+    }
+    // (a name goes into messages, listings and every save's log: at most as long as a unit id)
+    if name.len() > MAX_UNIT_ID {
+        return Some(format!(
+            "of {} bytes (`{}…`) is too long: names are at most {} bytes",
+            name.len(),
+            crate::error::printable_name(&name.chars().take(40).collect::<String>()),
+            MAX_UNIT_ID
+        ));
+    }
+    let shown = crate::error::printable_name(name);
+    if name.chars().any(char::is_control) {
+        return Some(format!(
+            "{shown} holds a line break or a control character; give it on one line"
+        ));
+    }
+    if name.chars().any(crate::error::hidden_char) {
+        return Some(format!(
+            "{shown} holds a character that shows as nothing or reorders the text (a zero-width \
+             space, a bidirectional mark); give it in characters that show"
+        ));
+    }
+    if idle_joiner(name) {
+        return Some(format!(
+            "{} holds a zero-width joiner that joins nothing (beside a plain letter, digit or \
+             sign, or at an end), so it prints like the name without it; give it in characters \
+             that show",
+            joiners_shown(&shown)
+        ));
+    }
+    None
+}
+
+/// A zero-width joiner or non-joiner (U+200D, U+200C) that joins nothing: at either end of a
+/// name or beside an ASCII character, where no script or emoji uses one, it shows as nothing
+/// (`r` U+200D `1` printed as `r1`). Between the letters of a script that joins, or inside an
+/// emoji, it is part of the name, and printing keeps it for that reason.
+fn idle_joiner(name: &str) -> bool {
+    let chars: Vec<char> = name.chars().collect();
+    chars.iter().enumerate().any(|(i, c)| {
+        matches!(c, '\u{200c}' | '\u{200d}')
+            && (i == 0
+                || i + 1 == chars.len()
+                || chars[i - 1].is_ascii()
+                || chars[i + 1].is_ascii())
+    })
+}
+
+/// `shown` with its joiners written out, for the message that refuses one.
+fn joiners_shown(shown: &str) -> String {
+    shown
+        .replace('\u{200c}', "\\u{200c}")
+        .replace('\u{200d}', "\\u{200d}")
+}
+
 /// What is wrong with a unit's id, wherever a unit is made (a scenario's `[[units]]`,
 /// `kessel.setup`, `kessel.emit.create_unit`), so all three hold one rule: an id with something
 /// in it, at most [`MAX_UNIT_ID`] bytes, on one line. An empty id cannot be told apart in the
@@ -71,6 +135,14 @@ pub fn unit_id_problem(id: &str) -> Option<String> {
             crate::error::printable_name(id)
         ));
     }
+    if idle_joiner(id) {
+        return Some(format!(
+            "unit id `{}` holds a zero-width joiner that joins nothing (beside a plain letter, \
+             digit or sign, or at an end), so it prints like the id without it: give it in \
+             characters that show",
+            joiners_shown(&crate::error::printable_name(id))
+        ));
+    }
     None
 }
 
@@ -94,6 +166,29 @@ mod unit_id_tests {
             assert!(problem(bad).is_some(), "{bad:?}");
         }
         assert!(problem(&"x".repeat(super::MAX_UNIT_ID + 1)).is_some());
+    }
+
+    /// A joiner beside a plain character or at an end joins nothing and prints as nothing; one
+    /// a script or an emoji needs is part of the name.
+    #[test]
+    fn a_joiner_that_joins_nothing_is_refused_one_a_script_needs_is_kept() {
+        for bad in ["r\u{200d}1", "\u{200d}r1", "r1\u{200c}", "a\u{200c}b"] {
+            let why = super::unit_id_problem(bad).expect(bad);
+            assert!(
+                why.contains("\\u{200") && why.contains("joins nothing"),
+                "{why}"
+            );
+            assert!(super::name_problem(bad).is_some(), "{bad:?}");
+        }
+        // Persian "mi-khāham" with its non-joiner, a family emoji, Devanagari with a joiner
+        for good in [
+            "\u{645}\u{6cc}\u{200c}\u{62e}\u{648}\u{627}\u{647}\u{645}",
+            "\u{1f468}\u{200d}\u{1f469}",
+            "\u{915}\u{94d}\u{200d}\u{937}",
+        ] {
+            assert_eq!(super::unit_id_problem(good), None, "{good:?}");
+            assert_eq!(super::name_problem(good), None, "{good:?}");
+        }
     }
 }
 

@@ -81,8 +81,8 @@ pub enum SizeProblem {
         field: &'static str,
         /// `columns` or `rows`.
         unit: &'static str,
-        /// The first label's number.
-        first: i32,
+        /// The first label's number, as written (a file may write one past any label).
+        first: i64,
         /// How many columns or rows.
         count: u32,
         /// The lowest `field` that fits.
@@ -192,7 +192,7 @@ impl Numbering {
             (!(lo..=hi).contains(&i64::from(first))).then_some(SizeProblem::Labels {
                 field,
                 unit,
-                first,
+                first: i64::from(first),
                 count,
                 lo,
                 hi,

@@ -658,43 +658,106 @@ impl GameState {
 
     /// [`GameState::hash`] and the length of the text it hashed, the measure of its work.
     pub fn hash_sized(&self) -> (u64, usize) {
+        let free = |_: usize| Ok::<(), std::convert::Infallible>(());
+        match self.hash_charged(free) {
+            Ok(done) => done,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`GameState::hash_sized`], telling `charge` the length of each piece of the text as it is
+    /// made (a unit, a variable, a section), so that a caller with a budget stops the work at
+    /// it. The text was made whole first, a JSON tree of the state and its text both held
+    /// outside every limit, and charged only when done.
+    ///
+    /// The text is that of the state as one JSON object, keys in order at every level (JSON
+    /// objects here are sorted maps, and every map of the state is a `BTreeMap`), so equal
+    /// states give equal text whatever order their parts were made in.
+    pub fn hash_charged<E>(
+        &self,
+        mut charge: impl FnMut(usize) -> Result<(), E>,
+    ) -> Result<(u64, usize), E> {
+        use serde_json::{json, to_value, Value as J};
         let mut h: u64 = 0xcbf29ce484222325;
-        let mut feed = |bytes: &[u8]| {
-            for b in bytes {
+        let mut len = 0usize;
+        let mut put = |text: &str| -> Result<(), E> {
+            charge(text.len())?;
+            for b in text.as_bytes() {
                 h ^= *b as u64;
                 h = h.wrapping_mul(0x100000001b3);
             }
+            len += text.len();
+            Ok(())
         };
-        let mut canon = serde_json::json!({
-            "units": self.units,
-            "markers": self.markers,
-            "turn": self.turn,
-            "phase": self.phase,
-            "finished": self.finished,
-            "vars": self.vars,
-            "pools": self.pools,
-            "seed": self.seed,
-            "dice_drawn": self.dice_drawn,
-            "dice_streams": self.dice_streams,
-        });
-        // the main sequence hashes as it did before modes existed, so older saves keep their hash
-        if let Some(mode) = &self.mode {
-            canon["mode"] = serde_json::json!(mode);
+        // (a part that cannot be JSON, which none of the state's types can fail to be, hashes
+        // as null rather than stopping a replay check)
+        let text = |v: J| v.to_string();
+        let value = |v: Result<J, serde_json::Error>| v.unwrap_or_default().to_string();
+        // the sections by name, in the order a JSON object of them prints
+        let mut sections: Vec<(&str, Option<String>)> = vec![
+            // the main sequence hashes as it did before modes existed, so older saves keep
+            // their hash; so is a campaign's end until the rules say it
+            (
+                "campaign_ended",
+                self.campaign_ended
+                    .as_ref()
+                    .map(|end| text(json!({ "rule": end.rule, "text": end.message }))),
+            ),
+            ("dice_drawn", Some(self.dice_drawn.to_string())),
+            ("dice_streams", Some(value(to_value(&self.dice_streams)))),
+            ("finished", Some(self.finished.to_string())),
+            // a changed map is part of the state (an unchanged one is the scenario's)
+            (
+                "map",
+                (self.map_changes > 0).then(|| text(self.map.digest())),
+            ),
+            ("markers", Some(value(to_value(&self.markers)))),
+            ("mode", self.mode.as_ref().map(|m| text(json!(m)))),
+            ("phase", Some(self.phase.to_string())),
+            ("pools", Some(value(to_value(&self.pools)))),
+            // secrets once there are any (a game without them hashes as it always did)
+            (
+                "secrets",
+                (!self.secrets.is_empty()).then(|| value(to_value(&self.secrets))),
+            ),
+            ("seed", Some(self.seed.to_string())),
+            ("turn", Some(self.turn.to_string())),
+            ("units", None),
+            ("vars", None),
+        ];
+        sections.retain(|(name, v)| v.is_some() || matches!(*name, "units" | "vars"));
+        for (i, (name, section)) in sections.into_iter().enumerate() {
+            put(if i == 0 { "{\"" } else { ",\"" })?;
+            put(name)?;
+            put("\":")?;
+            match (name, section) {
+                (_, Some(t)) => put(&t)?,
+                // units and variables a piece at a time: they are most of a large state
+                ("units", None) => {
+                    put("[")?;
+                    for (j, u) in self.units.iter().enumerate() {
+                        if j > 0 {
+                            put(",")?;
+                        }
+                        put(&value(to_value(u)))?;
+                    }
+                    put("]")?;
+                }
+                _ => {
+                    put("{")?;
+                    for (j, (k, v)) in self.vars.iter().enumerate() {
+                        if j > 0 {
+                            put(",")?;
+                        }
+                        put(&text(J::String(k.clone())))?;
+                        put(":")?;
+                        put(&value(to_value(v)))?;
+                    }
+                    put("}")?;
+                }
+            }
         }
-        // so is a campaign's end, once the rules have said it (games that never do hash as before)
-        if let Some(end) = &self.campaign_ended {
-            canon["campaign_ended"] = serde_json::json!({ "rule": end.rule, "text": end.message });
-        }
-        // a changed map is part of the state (an unchanged one is the scenario's, hashed as such)
-        if self.map_changes > 0 {
-            canon["map"] = self.map.digest();
-        }
-        // so are secrets, once there are any (a game without them hashes as it always did)
-        if !self.secrets.is_empty() {
-            canon["secrets"] = serde_json::to_value(&self.secrets).unwrap_or_default();
-        }
-        let text = canon.to_string();
-        feed(text.as_bytes());
-        (h, text.len())
+        put("}")?;
+        Ok((h, len))
     }
 }

@@ -77,9 +77,38 @@ pub enum TableError {
     Shape(String, String),
 }
 
+/// The rolls a results table's first row may stand for: a die has 1 to 1000 faces, and sums of
+/// dice and modifiers stay far inside this. A first row past an i32 was said with the type's
+/// range, and one near it overflowed while a later row's roll was named.
+pub const FIRST_ROLLS: std::ops::RangeInclusive<i64> = -1_000_000..=1_000_000;
+
+/// `first_roll` as written, if it is one (else what it is, in words).
+pub fn first_roll_of(n: i64) -> Result<i32, String> {
+    i32::try_from(n)
+        .ok()
+        .filter(|_| FIRST_ROLLS.contains(&n))
+        .ok_or_else(|| {
+            format!(
+                "first_roll is the roll the first row stands for, {} to {}, not {n}",
+                FIRST_ROLLS.start(),
+                FIRST_ROLLS.end()
+            )
+        })
+}
+
+/// `die` as written, if it is one (else what it is, in words).
+pub fn die_of(n: i64) -> Result<i32, String> {
+    i32::try_from(n)
+        .ok()
+        .filter(|d| (1..=1000).contains(d))
+        .ok_or_else(|| format!("die is the number of faces of the die rolled, 1 to 1000, not {n}"))
+}
+
 impl ResultsTable {
     /// Checks the table's shape.
     pub fn validate(&self) -> Result<(), TableError> {
+        first_roll_of(i64::from(self.first_roll))
+            .map_err(|e| TableError::Shape(self.id.clone(), e))?;
         if self.columns.is_empty() {
             return Err(TableError::Shape(self.id.clone(), "no columns".into()));
         }
@@ -97,12 +126,7 @@ impl ResultsTable {
             }
         }
         if let Some(die) = self.die {
-            if !(1..=1000).contains(&die) {
-                return Err(TableError::Shape(
-                    self.id.clone(),
-                    format!("die is the number of faces of the die rolled, 1 to 1000, not {die}"),
-                ));
-            }
+            die_of(i64::from(die)).map_err(|e| TableError::Shape(self.id.clone(), e))?;
         }
         if self.kind == OddsKind::Ratio && self.columns.iter().any(|c| c.att <= 0 || c.def <= 0) {
             return Err(TableError::Shape(

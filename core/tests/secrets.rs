@@ -391,3 +391,35 @@ fn a_query_asked_as_a_side_answers_from_its_view() {
     assert_eq!(e.log().len(), log_len);
     assert_eq!(e.query("odds", &odds).expect("truth again"), truth);
 }
+
+/// The hash is made a piece at a time, charged as it goes: it is still the hash of the state as
+/// one JSON text with its keys in order, the form every save's state hash was written with (a
+/// different text would make every save on disk read as changed).
+#[test]
+fn the_state_hash_is_that_of_the_whole_state_as_one_json_text() {
+    let e = secret_game(3);
+    let st = e.state();
+    assert!(!st.secrets.is_empty() && !st.units.is_empty());
+    let mut canon = serde_json::json!({
+        "units": st.units, "markers": st.markers, "turn": st.turn, "phase": st.phase,
+        "finished": st.finished, "vars": st.vars, "pools": st.pools, "seed": st.seed,
+        "dice_drawn": st.dice_drawn, "dice_streams": st.dice_streams,
+    });
+    canon["secrets"] = serde_json::to_value(&st.secrets).expect("secrets as JSON");
+    let text = canon.to_string();
+    let fnv = text.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    });
+    assert_eq!(st.hash_sized(), (fnv, text.len()));
+    // a budget met part way stops the work there, before the rest is made into text
+    let mut seen = 0;
+    let stopped = st.hash_charged(|n| {
+        seen += n;
+        if seen > 40 {
+            Err(seen)
+        } else {
+            Ok(())
+        }
+    });
+    assert!(matches!(stopped, Err(n) if n < text.len()), "{stopped:?}");
+}

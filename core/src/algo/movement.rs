@@ -22,6 +22,9 @@ impl Cost {
     pub const SCALE: u32 = 120;
     /// Unreachable.
     pub const INFINITE: Cost = Cost(u32::MAX);
+    /// The most MP a search counts (35,791,394 and a fraction): a cost past it reads as
+    /// unreachable, so a rule's own cost (`kessel.emit.move`) or a declared one is held to it.
+    pub const MOST_MP: f64 = (u32::MAX - 1) as f64 / Self::SCALE as f64;
 
     /// From (possibly fractional) MP, rounded to the nearest unit.
     pub fn from_mp(mp: f64) -> Cost {

@@ -140,9 +140,12 @@ fn check_cost(v: &Value, at: &str) -> Result<(), CostError> {
 fn check_one_cost(v: &Value, at: &str) -> Result<(), CostError> {
     match v {
         Value::Number(n) => match n.as_f64() {
-            Some(x) if x.is_finite() && x >= 0.0 => Ok(()),
+            // past the most a search counts, a cost read as unreachable: a prohibition without
+            // its reason (say "prohibited" for that)
+            Some(x) if x.is_finite() && (0.0..=Cost::MOST_MP).contains(&x) => Ok(()),
             _ => Err(CostError(format!(
-                "`{at}`: a cost is a number of MP of 0 or more, got {n}"
+                "`{at}`: a cost is a number of MP from 0 to {} (\"prohibited\" for no entry), got {n}",
+                Cost::MOST_MP.floor()
             ))),
         },
         Value::String(s) if s == "prohibited" => Ok(()),

@@ -95,6 +95,7 @@ impl Scenario {
         let mut pool_lines: BTreeMap<&str, usize> = BTreeMap::new();
         for entry in &file.pools {
             let p = entry.get_ref();
+            d.name(entry.span(), format_args!("pool id"), &p.id);
             if let Some(first) = d.seen_before(&mut pool_lines, p.id.as_str(), &entry.span()) {
                 d.at(
                     entry.span(),
@@ -316,23 +317,31 @@ impl Scenario {
                 None => 0,
                 Some(st) => {
                     let printed = faces.len().max(named.len()).max(face_texts.len()) as u32;
-                    if *st.get_ref() >= printed.max(1) {
+                    let lost = *st.get_ref();
+                    if !(0..i64::from(printed.max(1))).contains(&lost) {
                         d.at(
                             st.span(),
                             format!(
-                                "unit `{}`: step {} but it has {printed} face{} (steps lost count from 0)",
+                                "unit `{}`: step {lost} but it has {printed} face{} (steps lost count from 0, so 0 to {})",
                                 u.id,
-                                st.get_ref(),
-                                if printed == 1 { "" } else { "s" }
+                                if printed == 1 { "" } else { "s" },
+                                printed.max(1) - 1
                             ),
                         );
                     }
-                    *st.get_ref()
+                    u32::try_from(lost).unwrap_or(0)
                 }
             };
+            for f in &u.flags {
+                d.name(entry.span(), format_args!("unit `{}`: flag", u.id), f);
+            }
+            for k in u.attrs.keys() {
+                d.name(entry.span(), format_args!("unit `{}`: attribute", u.id), k);
+            }
             let mut vars = BTreeMap::new();
             if let Some(written) = &u.vars {
                 for (k, v) in written.get_ref() {
+                    d.name(written.span(), format_args!("unit `{}`: var", u.id), k);
                     match plain_value(v) {
                         Ok(v) => {
                             vars.insert(k.clone(), v);
@@ -394,6 +403,7 @@ impl Scenario {
         }
         for entry in file.markers.iter().filter(|_| wanted <= MAX_MARKERS as u64) {
             let m = entry.get_ref();
+            d.name(entry.span(), format_args!("marker kind"), &m.kind);
             let mut hex = None;
             let mut other = None;
             if let Some(at) = &m.at {
@@ -604,6 +614,7 @@ impl Scenario {
             .collect();
         let mut vars = BTreeMap::new();
         for (k, v) in &file.vars {
+            d.name(k.span(), format_args!("scenario var"), k.get_ref());
             match plain_data(v) {
                 Ok(v) => {
                     vars.insert(k.get_ref().clone(), v);

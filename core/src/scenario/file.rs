@@ -78,9 +78,10 @@ pub(super) struct UnitEntry {
     pub(super) enter: Option<S<EnterEntry>>,
     #[serde(default)]
     pub(super) attrs: BTreeMap<String, i64>,
-    /// Steps already lost at set-up (a reduced unit).
+    /// Steps already lost at set-up (a reduced unit). Read whole, and checked against the unit's
+    /// faces: a negative or huge one was said with a u32's range.
     #[serde(default)]
-    pub(super) step: Option<S<u32>>,
+    pub(super) step: Option<S<i64>>,
     /// Flags set at set-up.
     #[serde(default)]
     pub(super) flags: Vec<String>,

@@ -36,10 +36,12 @@ struct MapHeader {
     rows: S<Whole<1, { crate::map::MAX_SIDE }>>,
     #[serde(default = "ccrr")]
     numbering: S<String>,
+    // (read whole: a number past an i32 is said with the labels the numbering writes, not the
+    // type's range, by the size check below)
     #[serde(default = "one")]
-    first_column: S<i32>,
+    first_column: S<i64>,
     #[serde(default = "one")]
-    first_row: S<i32>,
+    first_row: S<i64>,
     #[serde(default = "even")]
     lower_columns: LowerColumns,
 }
@@ -47,7 +49,7 @@ struct MapHeader {
 fn ccrr() -> S<String> {
     Spanned::new(0..0, "ccrr".to_string())
 }
-fn one() -> S<i32> {
+fn one() -> S<i64> {
     Spanned::new(0..0, 1)
 }
 fn even() -> LowerColumns {
@@ -251,15 +253,25 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         );
     }
     let (cols, rows) = (h.columns.get_ref().0, h.rows.get_ref().0);
+    // one past every label stands for any number past them: the size check refuses it, and the
+    // message is given the number as written
+    let label = |n: i64| i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX });
     let numbering = Numbering {
-        first_column: *h.first_column.get_ref(),
-        first_row: *h.first_row.get_ref(),
+        first_column: label(*h.first_column.get_ref()),
+        first_row: label(*h.first_row.get_ref()),
         lower_columns: h.lower_columns,
         digits: 2,
         letters,
     };
     // the labels the map prints must read back (one rule with inline maps and the editor)
-    for problem in numbering.size_problems(cols, rows) {
+    for mut problem in numbering.size_problems(cols, rows) {
+        if let crate::numbering::SizeProblem::Labels { field, first, .. } = &mut problem {
+            *first = if *field == "first_column" {
+                *h.first_column.get_ref()
+            } else {
+                *h.first_row.get_ref()
+            };
+        }
         let span = match problem.field() {
             "columns" => h.columns.span(),
             "rows" => h.rows.span(),
@@ -338,6 +350,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     let mut seen_sides: BTreeMap<(&str, Hexside), usize> = BTreeMap::new();
     for entry in &file.hexsides {
         let f = entry.get_ref();
+        d.name(entry.span(), format_args!("hexside kind"), &f.kind);
         if f.sides.is_empty() {
             d.at(
                 entry.span(),
@@ -400,6 +413,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     }
     for entry in &file.links {
         let l = entry.get_ref();
+        d.name(entry.span(), format_args!("link kind"), &l.kind);
         let errors_before = d.errors.len();
         if l.path.len() < 2 {
             d.at(
@@ -450,6 +464,8 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     let mut place_of: BTreeMap<Hex, (&str, usize)> = BTreeMap::new();
     for entry in &file.places {
         let p = entry.get_ref();
+        d.name(entry.span(), format_args!("place name"), &p.name);
+        d.name(entry.span(), format_args!("place kind"), &p.kind);
         if let Some(first) = d.seen_before(&mut place_lines, p.name.as_str(), &entry.span()) {
             d.at(
                 entry.span(),
@@ -505,6 +521,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     }
     for entry in &file.areas {
         let a = entry.get_ref();
+        d.name(entry.span(), format_args!("area id"), &a.id);
         if a.hexes.is_empty() {
             d.at(
                 entry.span(),

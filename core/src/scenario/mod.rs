@@ -75,6 +75,15 @@ impl Diag<'_> {
         self.errors.push(LoadError::new(self.file, line, msg));
     }
 
+    /// Records, at `span`, what is wrong with a name the file gives a key of the game (a pool, a
+    /// flag, a variable, a marker's kind), under the rule of declared names: such names were
+    /// taken holding a line break, NUL or a bidirectional mark, and printed as another or none.
+    fn name(&mut self, span: std::ops::Range<usize>, what: std::fmt::Arguments, name: &str) {
+        if let Some(problem) = crate::names::name_problem(name) {
+            self.at(span, format!("{what} {problem}"));
+        }
+    }
+
     /// The line where `key` was first seen, when it was (a pool, place, level or hexside given
     /// twice); else `key` is recorded as seen at `span`'s line and `None` is returned.
     fn seen_before<K: Ord>(

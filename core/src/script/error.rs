@@ -25,6 +25,16 @@ impl ScriptError {
                 // (only this callback's own error: one raised deeper, inside Lua this callback
                 // ran, is a CallbackError of its own, with its own traceback, function and line)
                 let function = api_function(traceback);
+                // a limit met while an argument was read (a list is charged before it is copied)
+                // is said as the limit, not as a "bad argument #1: runtime error: …"
+                let cause = match cause.as_ref() {
+                    mlua::Error::BadArgument { cause: read, .. }
+                        if matches!(innermost(read), mlua::Error::RuntimeError(_)) =>
+                    {
+                        innermost(read)
+                    }
+                    other => other,
+                };
                 let inner = match plain_bad_argument(cause, function)
                     .or_else(|| plain_bare_conversion(cause, function))
                     .or_else(|| plain_deserialize(cause, function))

@@ -24,7 +24,8 @@ fn shut_bits(world: &Shared, opts: &Option<Table>, what: &str) -> mlua::Result<u
     let Some(o) = opts else { return Ok(0) };
     // a misspelt `side = { ... }` would otherwise shut no hexside unseen
     super::strict_keys(o, what, &["sides"])?;
-    let kinds: Vec<String> = o.get::<Option<Vec<String>>>("sides")?.unwrap_or_default();
+    let kinds: Vec<String> =
+        (o.get::<Option<super::List<String>>>("sides")?).map_or_else(Vec::new, |l| l.0);
     let w = world.borrow();
     Ok(kinds
         .iter()
@@ -39,7 +40,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "regions",
         super::function(
             lua,
-            move |lua, (hexes, opts): (Vec<String>, Option<Table>)| {
+            move |lua, (super::List(hexes), opts): (super::List<String>, Option<Table>)| {
                 crate::script::charge(lua, 32 * hexes.len() as u64)?;
                 let member = flags(&w, &hexes)?;
                 let shut = shut_bits(&w, &opts, "kessel.map.regions")?;
@@ -63,7 +64,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "enclosed",
         super::function(
             lua,
-            move |lua, (walls, opts): (Vec<String>, Option<Table>)| {
+            move |lua, (super::List(walls), opts): (super::List<String>, Option<Table>)| {
                 crate::script::charge(lua, 32 * walls.len() as u64)?;
                 let wall = flags(&w, &walls)?;
                 let shut = shut_bits(&w, &opts, "kessel.map.enclosed")?;

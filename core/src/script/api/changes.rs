@@ -6,7 +6,7 @@
 //! (`{ firepower = 4, range = 4, morale = 7 }`); a unit type that declares `face_fields` reads its
 //! string faces with those names (`"4-4-7"` → firepower 4, range 4, morale 7).
 
-use super::emit::{bounded, emit, MAX_NAME};
+use super::emit::{bounded, emit, named, MAX_NAME};
 use super::{hex_of, plain};
 use crate::event::Event;
 use crate::state::{Face, Location, NamedFace, Unit, Value};
@@ -215,18 +215,18 @@ fn read_fields(lua: &Lua, world: &Shared, t: &Table, u: &mut Unit, what: &str) -
             )));
         }
         for k in attrs.keys() {
-            bounded(k, &format!("{what}: an attribute name"), MAX_NAME)?;
+            named(k, &format!("{what}: an attribute name"))?;
         }
         u.attrs = attrs;
     }
-    if let Some(flags) = t.get::<Option<Vec<String>>>("flags")? {
+    if let Some(super::List(flags)) = t.get::<Option<super::List<String>>>("flags")? {
         if flags.len() > MAX_ENTRIES {
             return Err(mlua::Error::runtime(format!(
                 "{what}: more than {MAX_ENTRIES} flags"
             )));
         }
         for f in &flags {
-            bounded(f, &format!("{what}: a flag"), MAX_NAME)?;
+            named(f, &format!("{what}: a flag"))?;
         }
         u.flags = flags.into_iter().collect::<BTreeSet<_>>();
     }
@@ -357,7 +357,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         super::function(lua, move |lua, (h, terrain): (String, String)| {
             let what = "kessel.emit.terrain";
             let hex = hex_of(&w, &h)?;
-            bounded(&terrain, &format!("{what}: the terrain"), MAX_NAME)?;
+            named(&terrain, &format!("{what}: the terrain"))?;
             {
                 let wb = w.borrow();
                 let declared = &wb.ruleset.terrains;
@@ -391,7 +391,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         "{what}: {a} and {b} are not adjacent"
                     )));
                 }
-                bounded(&kind, &format!("{what}: the kind"), MAX_NAME)?;
+                named(&kind, &format!("{what}: the kind"))?;
                 {
                     // (the borrow ends here: the emit below borrows the world to change it)
                     let wb = w.borrow();
@@ -425,7 +425,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 let on = on.map(|b| b.0);
                 let what = "kessel.emit.tag";
                 let hex = hex_of(&w, &h)?;
-                bounded(&tag, &format!("{what}: the tag"), MAX_NAME)?;
+                named(&tag, &format!("{what}: the tag"))?;
                 {
                     let wb = w.borrow();
                     let tags = &wb.state.map.tags;

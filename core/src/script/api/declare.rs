@@ -7,6 +7,7 @@ use super::declare_limits::{
     caller_site, declared_once, declared_size, declaring, table_size, MAX_DECLARATION_BYTES,
 };
 use super::strict_keys;
+use crate::algo::movement::Cost;
 use crate::options::{OptionDecl, OptionType};
 use crate::ruleset::{ActionDecl, KindDecl, Step, VariantData};
 use crate::state::Value;
@@ -31,39 +32,7 @@ pub(super) fn req_id(t: &Table, key: &str, what: &str) -> mlua::Result<String> {
     }
 }
 
-/// What is wrong with a name a ruleset declares (an id, an action's kind, a side), said after
-/// the name's field: it has something in it, at most 1024 bytes, on one line, in characters
-/// that show. An empty one, or one holding a line break or a control character, cannot be told
-/// apart or shown (every message naming it is broken); one holding a zero-width space or a
-/// bidirectional mark prints like another name, or reorders the line it is printed in, as unit
-/// ids may not either.
-pub(super) fn name_problem(name: &str) -> Option<String> {
-    if name.trim().is_empty() {
-        return Some("is empty; give it a name".into());
-    }
-    // (a name goes into messages, listings and every save's log: at most as long as a unit id)
-    if name.len() > crate::names::MAX_UNIT_ID {
-        return Some(format!(
-            "of {} bytes (`{}…`) is too long: names are at most {} bytes",
-            name.len(),
-            crate::error::printable_name(&name.chars().take(40).collect::<String>()),
-            crate::names::MAX_UNIT_ID
-        ));
-    }
-    let shown = crate::error::printable_name(name);
-    if name.chars().any(char::is_control) {
-        return Some(format!(
-            "{shown} holds a line break or a control character; give it on one line"
-        ));
-    }
-    if name.chars().any(crate::error::hidden_char) {
-        return Some(format!(
-            "{shown} holds a character that shows as nothing or reorders the text (a zero-width \
-             space, a bidirectional mark); give it in characters that show"
-        ));
-    }
-    None
-}
+pub(super) use crate::names::name_problem;
 
 /// What a Rust type a field converts to is called in Lua.
 fn lua_word(rust: &str) -> &'static str {
@@ -206,12 +175,14 @@ pub(super) fn when_of(
 fn check_costs(v: &mlua::Value, path: &str, depth: u32) -> mlua::Result<()> {
     let bad = |n: String| {
         Err(mlua::Error::runtime(format!(
-            "{path} = {n}: a movement cost must be a finite number of MP, 0 or more"
+            "{path} = {n}: a movement cost must be a finite number of MP from 0 to {}",
+            Cost::MOST_MP.floor()
         )))
     };
+    let within = |x: f64| (0.0..=Cost::MOST_MP).contains(&x);
     match v {
-        mlua::Value::Number(n) if !n.is_finite() || *n < 0.0 => bad(n.to_string()),
-        mlua::Value::Integer(i) if *i < 0 => bad(i.to_string()),
+        mlua::Value::Number(n) if !within(*n) => bad(super::shown_number(*n)),
+        mlua::Value::Integer(i) if !within(*i as f64) => bad(i.to_string()),
         mlua::Value::Table(t) if depth < 16 => {
             for pair in t.pairs::<mlua::Value, mlua::Value>() {
                 let (k, v) = pair?;

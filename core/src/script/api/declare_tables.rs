@@ -78,9 +78,18 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 id: id.clone(),
                 kind,
                 columns,
-                first_roll: t.get::<Option<i32>>("first_roll")?.unwrap_or(1),
+                // (read whole, and said in the table's words: an i32 said its own range)
+                first_roll: crate::tables::first_roll_of(
+                    t.get::<Option<i64>>("first_roll")?.unwrap_or(1),
+                )
+                .map_err(|e| mlua::Error::runtime(format!("kessel.results_table `{id}`: {e}")))?,
                 rows: result_rows(&id, req(&t, "rows", "results_table")?)?,
-                die: t.get::<Option<i32>>("die")?,
+                die: (t.get::<Option<i64>>("die")?)
+                    .map(crate::tables::die_of)
+                    .transpose()
+                    .map_err(|e| {
+                        mlua::Error::runtime(format!("kessel.results_table `{id}`: {e}"))
+                    })?,
             };
             table
                 .validate()

@@ -2,6 +2,7 @@
 //! applied at once and recorded with the action being applied.
 
 use super::{hex_of, plain};
+use crate::algo::movement::Cost;
 use crate::event::Event;
 use crate::state::{Face, Location, Value};
 use crate::world::{Shared, Stage};
@@ -108,6 +109,19 @@ pub(super) fn bounded(s: &str, what: &str, max: usize) -> mlua::Result<()> {
         )));
     }
     Ok(())
+}
+
+/// Refuses a name an event keeps as a key of the game (a flag, a variable's key, a pool, a
+/// marker's kind, a tag, an attribute) that breaks the rule of declared names
+/// ([`crate::names::name_problem`]): such names are printed in every listing, message and save
+/// that holds them, and were only held to a length, so a key of NUL, a line break, a
+/// bidirectional mark or nothing at all was kept and printed as another or as none.
+pub(super) fn named(s: &str, what: &str) -> mlua::Result<()> {
+    bounded(s, what, MAX_NAME)?;
+    match crate::names::name_problem(s) {
+        Some(problem) => Err(mlua::Error::runtime(format!("{what} {problem}"))),
+        None => Ok(()),
+    }
 }
 
 pub(super) fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
@@ -255,7 +269,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "move",
         super::function(lua,
-            move |lua, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
+            move |lua, (unit, super::List(path), cost): (String, super::List<String>, Option<f64>)| {
                 crate::script::charge(lua, 64 * path.len() as u64)?;
                 check_unit(&w, &unit)?;
                 if path.is_empty() {
@@ -280,17 +294,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )));
                 }
                 // rules sum the costs in the log to know what a unit has spent: a negative one
-                // gave MP back without a word
+                // gave MP back without a word, and one past what any search counts (1e300) is
+                // no cost a field could have found. A fraction is a cost (roads at half an MP)
                 if let Some(c) = cost.filter(|c| *c < 0.0) {
                     return Err(mlua::Error::runtime(format!(
                         "kessel.emit.move: the cost {c} is negative; a move costs 0 MP or more"
+                    )));
+                }
+                if let Some(c) = cost.filter(|c| *c > Cost::MOST_MP) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.move: the cost {} is more MP than any move costs (at most {}, \
+                         the most a search counts)",
+                        super::shown_number(c),
+                        Cost::MOST_MP.floor()
                     )));
                 }
                 emit(lua, &w,
                     Event::Moved {
                         unit,
                         path: hexes,
-                        cost: cost.unwrap_or(0.0),
+                        // (-0.0 went into the log as written: "cost": -0.0)
+                        cost: cost.map_or(0.0, |c| c + 0.0),
                     },
                 )
             },
@@ -408,7 +432,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )))
                     }
                 };
-                bounded(&pool, &format!("{WHAT}: the pool"), MAX_NAME)?;
+                named(&pool, &format!("{WHAT}: the pool"))?;
                 if !wb.state.pools.contains_key(&pool) {
                     // (a map keyed in order: the names come sorted)
                     let known: Vec<&str> = wb.state.pools.keys().map(String::as_str).collect();
@@ -434,7 +458,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             move |lua, (unit, flag, on): (String, String, Option<super::Bool>)| {
                 let on = on.map(|b| b.0);
                 check_unit(&w, &unit)?;
-                bounded(&flag, "kessel.emit.flag: the flag", MAX_NAME)?;
+                named(&flag, "kessel.emit.flag: the flag")?;
                 emit(
                     lua,
                     &w,
@@ -454,7 +478,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             lua,
             move |lua, (unit, key, value, Opts(opts)): (String, String, mlua::Value, Opts)| {
                 check_unit(&w, &unit)?;
-                bounded(&key, "kessel.emit.unit_var: the key", MAX_NAME)?;
+                named(&key, "kessel.emit.unit_var: the key")?;
                 let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.unit_var")?;
                 let value = if value.is_nil() {
                     None
@@ -502,7 +526,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         super::function(
             lua,
             move |lua, (key, value, Opts(opts)): (String, mlua::Value, Opts)| {
-                bounded(&key, "kessel.emit.var: the key", MAX_NAME)?;
+                named(&key, "kessel.emit.var: the key")?;
                 let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.var")?;
                 let v: Option<Value> = if value.is_nil() {
                     None
@@ -620,7 +644,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 mlua::Error::runtime("kessel.emit.record: `kind` is required")
             })?;
             let rule: Option<String> = t.get("rule")?;
-            bounded(&kind, "kessel.emit.record: the kind", MAX_NAME)?;
+            named(&kind, "kessel.emit.record: the kind")?;
             bounded(
                 rule.as_deref().unwrap_or(""),
                 "kessel.emit.record: the rule",

@@ -2,7 +2,7 @@
 //! marker carries) and `kessel.emit.marker` with two hexes (a marker on a hexside): each call one
 //! event with the marker's whole record.
 
-use super::emit::{bounded, emit, MAX_NAME};
+use super::emit::{emit, named};
 use super::{hex_of, plain};
 use crate::event::Event;
 use crate::hex::{Hex, Hexside};
@@ -61,7 +61,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let kind: String = t
                 .get::<Option<String>>("kind")?
                 .ok_or_else(|| mlua::Error::runtime(format!("{what}: needs a kind")))?;
-            bounded(&kind, &format!("{what}: the kind"), MAX_NAME)?;
+            named(&kind, &format!("{what}: the kind"))?;
             let side: Option<String> = t.get("side")?;
             if let Some(s) = &side {
                 super::emit::known_side(&w.borrow().state.sides, s, what)?;

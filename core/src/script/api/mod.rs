@@ -230,6 +230,39 @@ pub(crate) const CALL_CHARGE: u64 = 64;
 /// event limit stops it) ran 40 s of a debug build to the budget and met the 10 s wall clock.
 pub(crate) const ROLL_CHARGE: u64 = 512;
 
+/// Units of the budget each item of a [`List`] costs besides its strings' bytes.
+pub(crate) const LIST_ITEM_CHARGE: u64 = 16;
+
+/// A list a script hands the engine (`Vec<T>` as an argument or a field), charged to the budget
+/// before any of it is copied: [`LIST_ITEM_CHARGE`] an item and a unit a byte of its strings.
+/// mlua's `Vec<T>` copied the whole table first and the call charged what it got afterwards, if
+/// at all: a list of a million references to one 1 MB string (held once by Lua) was a terabyte
+/// to copy before anything counted, and a loop handing one large table to a cheap call again and
+/// again did unseen work each time.
+pub(crate) struct List<T>(pub Vec<T>);
+
+impl<T: mlua::FromLua> mlua::FromLua for List<T> {
+    fn from_lua(value: mlua::Value, lua: &Lua) -> mlua::Result<Self> {
+        let mlua::Value::Table(t) = value else {
+            // (refused as `Vec<T>` is, in the words the error module gives it)
+            return Vec::<T>::from_lua(value, lua).map(List);
+        };
+        // the items read are those before the first nil, never more than the border `raw_len`
+        // answers (any border lies at or past the first nil)
+        let n = t.raw_len() as u64;
+        crate::script::charge(lua, LIST_ITEM_CHARGE.saturating_mul(n))?;
+        let mut bytes = 0u64;
+        t.for_each_value::<mlua::Value>(|v| {
+            if let mlua::Value::String(s) = &v {
+                bytes = bytes.saturating_add(s.as_bytes().len() as u64);
+            }
+            Ok(())
+        })?;
+        crate::script::charge(lua, bytes)?;
+        Vec::<T>::from_lua(mlua::Value::Table(t), lua).map(List)
+    }
+}
+
 /// A Lua function of the API running `f`, each call charged [`CALL_CHARGE`].
 pub(crate) fn function<A, R, F>(lua: &Lua, f: F) -> mlua::Result<mlua::Function>
 where
@@ -356,6 +389,9 @@ pub(crate) fn bounded_from_value(
             plain::MAX_DEPTH
         )));
     }
+    // copied next, a unit a 16 bytes as Lua's own allocations are: a loop handing a cheap call
+    // a megabyte each time did work only the wall clock saw
+    crate::script::charge(lua, size / 16)?;
     // read as game variables and actions are: a table that mixes a list and fields, or a list
     // that does not start at 1, is refused in words, never cut short (the size is known to be
     // within bounds, which JSON's counting may see a little larger)
@@ -385,6 +421,7 @@ pub(crate) fn action_from_lua_sized(
             plain::MAX_DEPTH
         )));
     }
+    crate::script::charge(lua, size / 16)?;
     let size = size as usize + 128;
     // read as game variables are (plain.rs): a table mixing a list and fields, a list with
     // holes or keys that are no names is said as such, not read with parts dropped

@@ -242,11 +242,11 @@ fn add_sets(
     lua: &Lua,
     world: &Shared,
     rules: &mut FieldRules,
-    list: Option<Vec<Table>>,
+    list: Option<super::List<Table>>,
     which: u8,
 ) -> mlua::Result<()> {
     let map = world.borrow().state.map.clone();
-    for item in list.unwrap_or_default() {
+    for item in list.map_or_else(Vec::new, |l| l.0) {
         let set = set_arg(world, field(lua, &item, "set")?)?;
         let base = reason_of(lua, &item)?;
         let per_hex: Option<Table> = field(lua, &item, "messages")?;
@@ -330,7 +330,7 @@ impl PerHexStep {
 /// The mask of the hexside kinds named in `t[key]` (kinds the map does not use match nothing).
 fn side_mask(lua: &Lua, map: &Map, t: &Table, key: &str) -> mlua::Result<u32> {
     let mut bits = 0u32;
-    for kind in field::<Option<Vec<String>>>(lua, t, key)?.unwrap_or_default() {
+    for kind in field::<Option<super::List<String>>>(lua, t, key)?.map_or_else(Vec::new, |l| l.0) {
         if let Some(bit) = map.side_kinds.bit(&kind) {
             bits |= bit;
         }
@@ -422,10 +422,13 @@ type SearchRules = (Arc<Map>, u32, StepCost, PassageArg);
 fn starts_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<Vec<Hex>> {
     match field::<mlua::Value>(lua, spec, "from")? {
         mlua::Value::String(s) => Ok(vec![hex_of(world, &s.to_str()?)?]),
-        mlua::Value::Table(t) => t
-            .sequence_values::<String>()
-            .map(|l| hex_of(world, &l?))
-            .collect::<mlua::Result<Vec<_>>>(),
+        mlua::Value::Table(t) => {
+            <super::List<String> as mlua::FromLua>::from_lua(mlua::Value::Table(t), lua)?
+                .0
+                .iter()
+                .map(|l| hex_of(world, l))
+                .collect::<mlua::Result<Vec<_>>>()
+        }
         _ => Err(mlua::Error::runtime("`from` is a hex or a list of hexes")),
     }
 }

@@ -207,21 +207,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "inject_dice",
-        super::function(lua, move |lua, rolls: Vec<i64>| {
+        super::function(lua, move |lua, rolls: mlua::Value| {
             // the game's next rolls are the script's to set, not the rules': a validator or a
             // query doing it in a test changed the rolls the test went on to see
             script_only(lua, &w, "inject_dice")?;
-            crate::script::charge(lua, 4 * rolls.len() as u64)?;
             // the queue is engine memory no limit sees: a loop queueing a million rolls a call
-            // held half a gigabyte by the budget's end (a test queues the few rolls it checks)
+            // held half a gigabyte by the budget's end (a test queues the few rolls it checks).
+            // Measured on the table before its rolls are copied: a table of ten million rolls
+            // was copied whole, then refused
+            let asked = match &rolls {
+                mlua::Value::Table(t) => t.raw_len(),
+                _ => 0,
+            };
             let queued = w.borrow().dice.injected_left();
-            if queued.saturating_add(rolls.len()) > MAX_INJECTED {
+            if queued.saturating_add(asked) > MAX_INJECTED {
                 return Err(mlua::Error::runtime(format!(
                     "kessel.inject_dice: {} rolls would wait in the queue, more than {MAX_INJECTED} \
                      (a test queues the rolls it checks; roll the queued ones first)",
-                    queued.saturating_add(rolls.len())
+                    queued.saturating_add(asked)
                 )));
             }
+            let super::List(rolls) = <super::List<i64> as mlua::FromLua>::from_lua(rolls, lua)?;
             // a die shows 1 and up: a 0 (or -1) was queued and read by the tables as their
             // first row; one too high for its die is refused when rolled, where the die is known
             let rolls = rolls
@@ -327,11 +333,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "state_hash",
-        super::function(lua, move |lua, ()| {
-            let (hash, text) = w.borrow().state.hash_sized();
-            charge_hashing(lua, text)?;
-            Ok(format!("{hash:016x}"))
-        })?,
+        super::function(lua, move |lua, ()| hash_text(lua, &w.borrow().state))?,
     )?;
     let w = world.clone();
     kessel.raw_set(
@@ -341,9 +343,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             charge_per_logged_event(lua, &w)?;
             let replayed = w.borrow().replayed();
             let state = replayed.map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            let (hash, text) = state.hash_sized();
-            charge_hashing(lua, text)?;
-            Ok(format!("{hash:016x}"))
+            hash_text(lua, &state)
         })?,
     )?;
     let pristine: Table = lua.named_registry_value("kessel_pristine")?;
@@ -360,13 +360,29 @@ fn charge_per_logged_event(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     crate::script::charge(lua, 64 * count as u64)
 }
 
-/// Charges hashing a state whose canonical text is `bytes` long, eight units a byte: the state is
-/// built into a JSON tree and written out, about 0.1 µs a byte of text in a debug build (0.5 s
-/// for 20,000 units), the time of some eight cheap instructions. A loop of `kessel.state_hash()`
+/// Charges hashing `bytes` of a state's canonical text, eight units a byte, a piece at a time as
+/// it is made (`GameState::hash_charged`): each piece is built into a JSON tree and written out,
+/// about 0.1 µs a byte of text in a debug build (0.5 s for 20,000 units), the time of some eight
+/// cheap instructions. A loop of `kessel.state_hash()`
 /// paid one call's charge each and ran into the wall clock where the budget should stop it
 /// (after a minute and more, before `Meter::check` read the clock).
 fn charge_hashing(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     crate::script::charge(lua, 8 * bytes as u64)
+}
+
+/// A state's hash as scripts see it, charged in blocks of 64 KiB of its text as the text is made
+/// (a charge reads the clock: one for each unit's piece would cost more than hashing it).
+fn hash_text(lua: &Lua, state: &crate::state::GameState) -> mlua::Result<String> {
+    let mut pending = 0;
+    let (hash, _) = state.hash_charged(|n| {
+        pending += n;
+        if pending < 1 << 16 {
+            return Ok(());
+        }
+        charge_hashing(lua, std::mem::take(&mut pending))
+    })?;
+    charge_hashing(lua, pending)?;
+    Ok(format!("{hash:016x}"))
 }
 
 /// The test running now (see `kessel.test`).

@@ -2,7 +2,7 @@
 //! every `kessel.emit` call) and the reads `kessel.units.hidden_from`, `kessel.game.commitments`,
 //! `kessel.game.view`. Rules read the whole truth; `kessel.game.view` is what one side is shown.
 
-use super::emit::{bounded, check_side, check_unit, emit, MAX_NAME};
+use super::emit::{check_side, check_unit, emit, named};
 use super::plain;
 use crate::event::Event;
 use crate::secrets::Commitment;
@@ -33,9 +33,10 @@ pub(super) fn sides_among(
     let list = match v {
         mlua::Value::Nil => return Ok(Ok(None)),
         mlua::Value::String(s) => vec![s.to_str()?.to_string()],
-        mlua::Value::Table(t) => t
-            .sequence_values::<String>()
-            .collect::<mlua::Result<Vec<_>>>()?,
+        mlua::Value::Table(t) => {
+            let lua = t.weak_lua().upgrade();
+            <super::List<String> as mlua::FromLua>::from_lua(mlua::Value::Table(t), &lua)?.0
+        }
         other => return Ok(Err(NotSides::Value(super::describe_value(&other)))),
     };
     if let Some(s) = list.iter().find(|s| !all.contains(s)) {
@@ -232,7 +233,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         super::function(lua,
             move |lua, (id, side, choice): (String, String, mlua::Value)| {
                 const WHAT: &str = "kessel.emit.commit";
-                bounded(&id, "kessel.emit.commit: the id", MAX_NAME)?;
+                named(&id, "kessel.emit.commit: the id")?;
                 check_side(&w, &side, WHAT)?;
                 if choice.is_nil() {
                     return Err(mlua::Error::runtime(format!(
@@ -268,13 +269,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "open",
-        super::function(lua, move |lua, ids: Option<Vec<String>>| {
+        super::function(lua, move |lua, ids: Option<super::List<String>>| {
             let opened: Vec<Commitment> = {
                 let wb = w.borrow();
                 let pending = &wb.state.secrets.commitments;
                 match ids {
                     None => pending.values().cloned().collect(),
-                    Some(ids) => ids
+                    Some(super::List(ids)) => ids
                         .iter()
                         .map(|id| {
                             pending.get(id).cloned().ok_or_else(|| {

@@ -164,8 +164,8 @@ fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
     }
     // hexsides: { {"0202", "0302", "river"}, ... }
     if let Some(t) = spec.get::<Option<Table>>("hexsides")? {
-        for item in t.sequence_values::<Vec<String>>() {
-            let item = item?;
+        for item in t.sequence_values::<super::List<String>>() {
+            let super::List(item) = item?;
             let [a, b, kind] = item.as_slice() else {
                 return Err(mlua::Error::runtime(
                     "inline map: a hexside is {\"AAAA\", \"BBBB\", \"kind\"}",
@@ -184,7 +184,7 @@ fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
         for item in t.sequence_values::<Table>() {
             let item = item?;
             let kind: String = item.get("kind")?;
-            let path: Vec<String> = item.get("path")?;
+            let super::List(path) = item.get::<super::List<String>>("path")?;
             let hexes = path
                 .iter()
                 .map(|l| hex(&map, l))
@@ -196,7 +196,7 @@ fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
     if let Some(t) = spec.get::<Option<Table>>("places")? {
         for item in t.sequence_values::<Table>() {
             let item = item?;
-            let hexes: Vec<String> = item.get("hexes")?;
+            let super::List(hexes) = item.get::<super::List<String>>("hexes")?;
             let place = Place {
                 name: item.get("name")?,
                 kind: item.get("kind")?,
@@ -209,8 +209,8 @@ fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
         }
     }
     if let Some(t) = spec.get::<Option<Table>>("areas")? {
-        for pair in t.pairs::<String, Vec<String>>() {
-            let (id, hexes) = pair?;
+        for pair in t.pairs::<String, super::List<String>>() {
+            let (id, super::List(hexes)) = pair?;
             let hexes = hexes
                 .iter()
                 .map(|l| hex(&map, l))
@@ -226,8 +226,8 @@ fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
         }
     }
     if let Some(t) = spec.get::<Option<Table>>("tags")? {
-        for pair in t.pairs::<String, Vec<String>>() {
-            let (tag, hexes) = pair?;
+        for pair in t.pairs::<String, super::List<String>>() {
+            let (tag, super::List(hexes)) = pair?;
             let hexes: Vec<Hex> = hexes
                 .iter()
                 .map(|l| hex(&map, l))
@@ -397,7 +397,8 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 },
             };
             let mut flags = BTreeSet::new();
-            for f in u.get::<Option<Vec<String>>>("flags")?.unwrap_or_default() {
+            for f in (u.get::<Option<super::List<String>>>("flags")?).map_or_else(Vec::new, |l| l.0)
+            {
                 flags.insert(f);
             }
             let attrs: BTreeMap<String, i64> = u
@@ -489,8 +490,8 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
         }
     }
     if let Some(pools) = spec.get::<Option<Table>>("pools")? {
-        for pair in pools.pairs::<String, Vec<String>>() {
-            let (id, faces) = pair?;
+        for pair in pools.pairs::<String, super::List<String>>() {
+            let (id, super::List(faces)) = pair?;
             state.pools.insert(
                 id,
                 faces
