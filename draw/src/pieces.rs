@@ -6,7 +6,7 @@ use crate::layout::{HexLayout, Point};
 use crate::style::Marks;
 use kessel_core::hex::{Hex, Hexside};
 use kessel_core::map::Map;
-use kessel_core::state::Unit;
+use kessel_core::state::{Marker, Unit};
 use std::collections::BTreeMap;
 
 /// Counter side in hex radii: a square that fits inside the hex.
@@ -243,6 +243,27 @@ pub fn hexside_marker_anchor(c: Point, other: Point, k: usize, chip: f32) -> Poi
     // apart, a gap between: overlapping, a chip hid the initials and value of the last
     let m = c.lerp(other, 0.5);
     Point::new(m.x + k as f32 * chip * 1.1, m.y)
+}
+
+/// Markers by the hex (or hexside: `other`) they lie in, each group in the order given, with each
+/// one's value as drawn ([`marker_value_text`], at most six characters): a hex's chips are laid
+/// out together ([`marker_column`]).
+pub type MarkerGroups<'a> = BTreeMap<(Hex, Option<Hex>), Vec<(&'a Marker, Option<String>)>>;
+
+/// [`MarkerGroups`] of the markers on the map that `keep` keeps (by their hex).
+pub fn marker_groups<'a>(
+    markers: impl IntoIterator<Item = &'a Marker>,
+    keep: impl Fn(Hex) -> bool,
+) -> MarkerGroups<'a> {
+    let mut groups = MarkerGroups::new();
+    for m in markers {
+        let Some(h) = m.hex.filter(|h| keep(*h)) else {
+            continue;
+        };
+        let value = (m.value.as_ref()).and_then(|v| marker_value_text(v, 6));
+        groups.entry((h, m.other)).or_default().push((m, value));
+    }
+    groups
 }
 
 /// Where a hex's marker chips go, and their side: `tags[k]` says whether the `k`-th has a value's

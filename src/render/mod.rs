@@ -633,15 +633,7 @@ fn markers(
     markers: &[Marker],
     star_on_stack: impl Fn(Hex) -> Option<(Point, f32)>,
 ) {
-    // per hex (or hexside), in the order given: each marker and its value's text
-    let mut groups: BTreeMap<(Hex, Option<Hex>), Vec<(&Marker, Option<String>)>> = BTreeMap::new();
-    for m in markers {
-        let Some(h) = m.hex.filter(|h| map.contains(*h)) else {
-            continue;
-        };
-        let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
-        groups.entry((h, m.other)).or_default().push((m, value));
-    }
+    let groups = pieces::marker_groups(markers, |h| map.contains(h));
     body.push_str("<g id=\"markers\" text-anchor=\"middle\">\n");
     for ((h, other), group) in &groups {
         let wanted = pieces::MARKER_CHIP * S;

@@ -9,7 +9,6 @@ use kessel_core::hex::{Hex, HexDir};
 use kessel_core::map::Map;
 use kessel_core::state::Marker;
 use kessel_draw::pieces;
-use std::collections::BTreeMap;
 
 impl MapView {
     /// Tool feedback: the hovered hex, marked and problem hexes, the selection, the link being
@@ -298,17 +297,7 @@ impl MapView {
         let view = self.canvas.expand(z * 2.0);
         // a hexside's markers count apart from its hexes': a wall between two hexes was drawn as
         // a chip in the corner of the first hex, like a marker in it
-        // per hex (or hexside), in the order given: each marker and its value's text
-        let mut groups: BTreeMap<(Hex, Option<Hex>), Vec<(&Marker, Option<String>)>> =
-            BTreeMap::new();
-        for m in markers {
-            let Some(h) = m.hex else { continue };
-            if !view.contains(self.hex_to_screen(map, h)) {
-                continue;
-            }
-            let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
-            groups.entry((h, m.other)).or_default().push((m, value));
-        }
+        let groups = pieces::marker_groups(markers, |h| view.contains(self.hex_to_screen(map, h)));
         let wanted = (pieces::MARKER_CHIP * z).max(6.0);
         for ((h, other), group) in &groups {
             let c = paint::point(self.hex_to_screen(map, *h));
