@@ -6,7 +6,7 @@ use crate::layout::{HexLayout, Point};
 use crate::style::Marks;
 use kessel_core::hex::{Hex, Hexside};
 use kessel_core::map::Map;
-use kessel_core::state::Unit;
+use kessel_core::state::{Marker, Unit};
 use std::collections::BTreeMap;
 
 /// Counter side in hex radii: a square that fits inside the hex.
@@ -236,44 +236,97 @@ pub fn marker_tag_min(at: Point, chip: f32, tag_w: f32) -> Point {
     Point::new(at.x - tag_w / 2.0 - past, at.y + chip / 2.0)
 }
 
-/// Where the centre of the `k`-th marker chip (side `chip`) of a hex (centre `c`) or of a hexside
-/// (`other`: the other hex's centre) goes, `size` the hex radius: a hex's in a column down its
-/// left side from its top left, beside the counters (in a row along the top, the second chip lay
-/// on the top counter and covered the start of its name); a hexside's in a row from the middle of
-/// the shared edge, halfway between the two centres (a wall between two hexes was drawn as a chip
-/// in the first hex, like a marker in it). `tags_above`: how many of a hex's chips before this one
-/// have a value's tag under them, each of which takes [`MARKER_TAG`] more room. `star`: the VP
-/// star (centre and radius, [`star_on_stack`]) on the left edge of the hex's top counter, if it
-/// has one; a hex's chips then keep left of it, their tags too ([`marker_tag_min`] keeps a tag
-/// left of its chip's right edge): the first chip's value tag covered the star's left arm.
-pub fn marker_anchor(
+/// Where the centre of the `k`-th marker chip (side `chip`) of a hexside goes: in a row from the
+/// middle of the shared edge, halfway between the two hexes' centres `c` and `other` (a wall
+/// between two hexes was drawn as a chip in the first hex, like a marker in it).
+pub fn hexside_marker_anchor(c: Point, other: Point, k: usize, chip: f32) -> Point {
+    // apart, a gap between: overlapping, a chip hid the initials and value of the last
+    let m = c.lerp(other, 0.5);
+    Point::new(m.x + k as f32 * chip * 1.1, m.y)
+}
+
+/// Markers by the hex (or hexside: `other`) they lie in, each group in the order given, with each
+/// one's value as drawn ([`marker_value_text`], at most six characters): a hex's chips are laid
+/// out together ([`marker_column`]).
+pub type MarkerGroups<'a> = BTreeMap<(Hex, Option<Hex>), Vec<(&'a Marker, Option<String>)>>;
+
+/// [`MarkerGroups`] of the markers on the map that `keep` keeps (by their hex).
+pub fn marker_groups<'a>(
+    markers: impl IntoIterator<Item = &'a Marker>,
+    keep: impl Fn(Hex) -> bool,
+) -> MarkerGroups<'a> {
+    let mut groups = MarkerGroups::new();
+    for m in markers {
+        let Some(h) = m.hex.filter(|h| keep(*h)) else {
+            continue;
+        };
+        let value = (m.value.as_ref()).and_then(|v| marker_value_text(v, 6));
+        groups.entry((h, m.other)).or_default().push((m, value));
+    }
+    groups
+}
+
+/// Where a hex's marker chips go, and their side: `tags[k]` says whether the `k`-th has a value's
+/// tag under it. The chips (each with the room of its tag, [`MARKER_TAG`] for a chip of side
+/// [`MARKER_CHIP`]) run down a column from under the hex number to the bottom of the hex, each as
+/// far left as the hex's slanting left sides let it lie wholly inside the hex (centre `c`,
+/// radius `size`); `chip` is the side wanted, made smaller until all of them fit: a column of
+/// fixed chips ran out of the hex onto a neighbour's counter (ridge 0503's second chip on
+/// 0403). `star`: a VP star on the stack ([`star_on_stack`]): a chip that would reach over it
+/// goes on below it, its tag too. A hexside's markers go by [`marker_anchor`].
+pub fn marker_column(
     c: Point,
-    other: Option<Point>,
-    k: usize,
-    tags_above: usize,
     size: f32,
     chip: f32,
+    tags: &[bool],
     star: Option<(Point, f32)>,
-) -> Point {
-    // apart, a gap between: overlapping, a chip hid the initials and value of the last
-    let along = k as f32 * chip * 1.1;
-    match other {
-        Some(o) => {
-            let m = c.lerp(o, 0.5);
-            Point::new(m.x + along, m.y)
-        }
-        // the first at the top left; the next ones further out, by the hex's west corner, where
-        // no neighbour's counter lies and a VP star on the stack's left edge stays in sight
-        None => {
-            let out = if k == 0 { 0.85 } else { 1.0 };
-            let tags = tags_above as f32 * MARKER_TAG * size;
-            let x = c.x - out * size;
-            let x = match star {
-                Some((at, r)) => x.min(at.x - r - 0.03 * size - chip / 2.0),
-                None => x,
+) -> (f32, Vec<Point>) {
+    let margin = 0.04 * size;
+    let half = 0.866 * size;
+    // the hex number is printed across the top centre, about 0.4 of a radius deep
+    let top = c.y - half + 0.42 * size;
+    let bottom = c.y + half - margin;
+    let place = |side: f32| -> (bool, Vec<Point>) {
+        let tag = MARKER_TAG / MARKER_CHIP * side;
+        let mut out = Vec::with_capacity(tags.len());
+        let mut y = top;
+        let mut fits = true;
+        for &has_tag in tags {
+            let h = side + if has_tag { tag } else { 0.0 };
+            let x_at = |y: f32| {
+                let reach = (y - c.y).abs().max((y + side - c.y).abs());
+                c.x - size + reach / 3f32.sqrt() + margin + side / 2.0
             };
-            Point::new(x, c.y - 0.55 * size + along + tags)
+            if let Some((at, r)) = star {
+                let over = |y: f32| {
+                    x_at(y) + side / 2.0 > at.x - r - margin
+                        && y < at.y + r + margin
+                        && y + h > at.y - r - margin
+                };
+                if over(y) {
+                    y = at.y + r + margin;
+                }
+            }
+            // (a chip too wide for the hex at its height reaches out of its right side)
+            let reach = (y - c.y).abs().max((y + side - c.y).abs());
+            if y + h > bottom + 0.001 || x_at(y) + side / 2.0 > c.x + size - reach / 3f32.sqrt() {
+                fits = false;
+            }
+            out.push(Point::new(x_at(y), y + side / 2.0));
+            y += h + 0.1 * side;
         }
+        (fits, out)
+    };
+    let mut side = chip;
+    let mut tries = 0;
+    loop {
+        let (fits, out) = place(side);
+        // (small enough to fit in any hex long before the tries run out)
+        tries += 1;
+        if fits || tries >= 80 {
+            return (side, out);
+        }
+        side *= 0.9;
     }
 }
 
@@ -596,114 +649,97 @@ mod tests {
     }
 
     #[test]
-    fn marker_chips_go_down_a_hexs_left_side_or_along_a_shared_edge() {
+    fn a_hexsides_marker_chips_go_along_the_shared_edge() {
         let (a, b) = (Point::new(100.0, 100.0), Point::new(100.0, 200.0));
         assert_eq!(
-            marker_anchor(a, Some(b), 0, 0, 50.0, 20.0, None),
+            hexside_marker_anchor(a, b, 0, 20.0),
             Point::new(100.0, 150.0)
         );
         assert_eq!(
-            marker_anchor(a, Some(b), 1, 0, 50.0, 20.0, None),
+            hexside_marker_anchor(a, b, 1, 20.0),
             Point::new(122.0, 150.0)
         );
-        // a marker in the hex stays at its top left
-        assert_eq!(
-            marker_anchor(a, None, 0, 0, 50.0, 20.0, None),
-            Point::new(57.5, 72.5)
-        );
-        // the next one under it, not over it, and neither on a counter: the counter's left edge
-        // (a stack's top one sits up-left by a step) is right of every chip
-        let map = Map::new("t", 4, 4, Numbering::default(), "clear");
-        let l = HexLayout::for_map(&map, 50.0);
-        let h = map.parse("0202").expect("label");
-        let chip = MARKER_CHIP * l.size;
-        let rects = stack_rects(l.center(h), l.size, 3);
-        let &(min, w) = rects.last().expect("a top counter");
-        let mut last_y = f32::NEG_INFINITY;
-        for k in 0..3 {
-            let at = marker_anchor(l.center(h), None, k, 0, l.size, chip, None);
-            assert!(
-                at.y - chip / 2.0 > last_y,
-                "{k}: {at:?} over the chip above"
-            );
-            last_y = at.y + chip / 2.0;
-            // (a hair over the counter's border, short of any letter: a line starts 0.04 w in)
-            assert!(
-                at.x + chip / 2.0 <= min.x + 0.04 * w,
-                "{k}: {at:?} on {min:?}"
-            );
-            // the ones below the first keep clear of most of a VP star on the stack's edge
-            let (star, r) = star_on_stack(min, w);
-            if k > 0 && (at.y - star.y).abs() < chip / 2.0 + r {
-                assert!(
-                    at.x + chip / 2.0 < star.x - r / 2.0,
-                    "{k}: {at:?} on the star"
-                );
-            }
-        }
-        // under a chip with a value, its tag's room before the next chip
-        let first = marker_anchor(l.center(h), None, 0, 0, l.size, chip, None);
-        let next = marker_anchor(l.center(h), None, 1, 1, l.size, chip, None);
-        let tag_bottom = first.y + chip / 2.0 + MARKER_TAG * l.size;
-        assert!(next.y - chip / 2.0 >= tag_bottom - 0.01, "{next:?}");
         assert_eq!(marker_initials("air_interdiction"), "AI");
         assert_eq!(marker_initials("rail cut marker"), "RC");
         assert_eq!(marker_initials("mine"), "M");
     }
 
-    /// On a hex whose stack carries a VP star, no chip nor the tag of its value (up to the six
-    /// characters a value is shortened to, at the renderer's width of a character) covers the
-    /// star, whatever the stack's height: the first chip's tag covered its left arm.
+    /// Whether the box `min`..`max` lies inside the flat-topped hex of centre `c`, radius `s`.
+    fn in_hex(c: Point, s: f32, min: Point, max: Point) -> bool {
+        [
+            (min.x, min.y),
+            (max.x, min.y),
+            (min.x, max.y),
+            (max.x, max.y),
+        ]
+        .iter()
+        .all(|&(x, y)| {
+            let (dx, dy) = ((x - c.x).abs(), (y - c.y).abs());
+            dy <= 0.866 * s + 0.01 && dx + dy / 3f32.sqrt() <= s + 0.01
+        })
+    }
+
+    /// One to four chips, with or without values, on a stack of one to three counters with or
+    /// without a VP star, at the render's hex size and at the editor's zooms (its chips are at
+    /// least 6 points): every chip lies inside its own hex, below the hex number, off the chips
+    /// and tags above it, and neither a chip nor its tag covers the star. A column of chips of
+    /// one size ran out of the hex (ridge: 0503's second chip on 0403's counter).
     #[test]
-    fn marker_chips_and_their_tags_keep_off_a_vp_star_on_the_stack() {
-        let map = Map::new("t", 4, 4, Numbering::default(), "clear");
-        let l = HexLayout::for_map(&map, 24.0);
-        let h = map.parse("0202").expect("label");
-        let chip = MARKER_CHIP * l.size;
+    fn marker_chips_stay_inside_their_own_hex() {
         let overlaps = |a: (Point, Point), b: (Point, Point)| {
             a.0.x < b.1.x && b.0.x < a.1.x && a.0.y < b.1.y && b.0.y < a.1.y
         };
-        for count in 1..=3 {
-            let &(min, w) = stack_rects(l.center(h), l.size, count).last().expect("top");
-            let (star, r) = star_on_stack(min, w);
-            let star_box = (
-                Point::new(star.x - r, star.y - r),
-                Point::new(star.x + r, star.y + r),
-            );
-            for chars in 1..=6 {
-                let tag_w = 2.0 + 3.6 * chars as f32;
-                for k in 0..3 {
-                    let at = marker_anchor(l.center(h), None, k, k, l.size, chip, Some((star, r)));
-                    let chip_box = (
-                        Point::new(at.x - chip / 2.0, at.y - chip / 2.0),
-                        Point::new(at.x + chip / 2.0, at.y + chip / 2.0),
-                    );
-                    let t = marker_tag_min(at, chip, tag_w);
-                    let tag_box = (t, Point::new(t.x + tag_w, t.y + 7.5));
-                    assert!(
-                        !overlaps(chip_box, star_box),
-                        "{count} {k}: chip on the star"
-                    );
-                    assert!(
-                        !overlaps(tag_box, star_box),
-                        "{count} {k} {chars}: tag {tag_box:?} on the star {star_box:?}"
-                    );
+        let patterns: [&[bool]; 7] = [
+            &[false],
+            &[true],
+            &[false, false],
+            &[true, true],
+            &[false, true, false],
+            &[false; 4],
+            &[true; 4],
+        ];
+        let sizes = [0.5, 1.0, 4.0, 8.0, 12.0, 16.5, 24.0, 40.0, 80.0, 160.0];
+        for size in sizes {
+            let c = Point::new(500.0, 500.0);
+            let wanted = (MARKER_CHIP * size).max(6.0);
+            for count in 1..=3 {
+                let &(min, w) = stack_rects(c, size, count).last().expect("top");
+                for star in [None, Some(star_on_stack(min, w))] {
+                    for tags in patterns {
+                        let (chip, at) = marker_column(c, size, wanted, tags, star);
+                        assert_eq!(at.len(), tags.len());
+                        assert!(chip <= wanted && chip > 0.0, "{size}: {chip}");
+                        let mut last_bottom = c.y - 0.866 * size + 0.42 * size - 0.01;
+                        for (k, (p, &tag)) in at.iter().zip(tags).enumerate() {
+                            let what = format!("{size} {count} {star:?} {tags:?} {k}: {p:?}");
+                            let lo = Point::new(p.x - chip / 2.0, p.y - chip / 2.0);
+                            let hi = Point::new(p.x + chip / 2.0, p.y + chip / 2.0);
+                            assert!(in_hex(c, size, lo, hi), "out of its hex: {what}");
+                            assert!(lo.y >= last_bottom, "over the one above: {what}");
+                            let tag_h = if tag {
+                                MARKER_TAG / MARKER_CHIP * chip
+                            } else {
+                                0.0
+                            };
+                            last_bottom = hi.y + tag_h;
+                            if let Some((s, r)) = star {
+                                let star_box =
+                                    (Point::new(s.x - r, s.y - r), Point::new(s.x + r, s.y + r));
+                                // a tag runs out left, never past its chip's right edge
+                                let item =
+                                    (Point::new(f32::MIN, lo.y), Point::new(hi.x, hi.y + tag_h));
+                                assert!(!overlaps(item, star_box), "on the star: {what}");
+                            }
+                        }
+                    }
                 }
             }
         }
-        // without a star the first chip stays nearer its hex, as before
-        let plain = marker_anchor(l.center(h), None, 0, 0, l.size, chip, None);
-        let &(min, w) = stack_rects(l.center(h), l.size, 1).last().expect("top");
-        let starred = marker_anchor(
-            l.center(h),
-            None,
-            0,
-            0,
-            l.size,
-            chip,
-            Some(star_on_stack(min, w)),
-        );
-        assert!(starred.x < plain.x, "{starred:?} {plain:?}");
+        // a chip keeps the size wanted while the chips fit
+        let (chip, _) = marker_column(Point::new(0.0, 0.0), 24.0, 10.0, &[true], None);
+        assert_eq!(chip, 10.0);
+        let (chip, _) = marker_column(Point::new(0.0, 0.0), 24.0, 10.0, &[true; 4], None);
+        assert!(chip < 10.0, "{chip}");
     }
 
     #[test]

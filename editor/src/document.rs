@@ -9,7 +9,7 @@ use kessel_core::hex::Hex;
 use kessel_core::map::Map;
 use kessel_core::map_toml::map_to_toml_with;
 use kessel_core::scenario::{parse_map_lenient, Objective, Scenario};
-use kessel_core::state::Unit;
+use kessel_core::state::{Marker, Unit};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -28,6 +28,9 @@ pub struct Document {
     pub units: UnitLayer,
     /// Victory objectives (drawn as VP hexes).
     pub objectives: Vec<Objective>,
+    /// The markers the scenario puts on the map at set-up, as a game starts with them: drawn in
+    /// scenario mode as play-test draws them (the scenario mode showed none).
+    pub markers: Vec<Marker>,
     /// Sides in order of first appearance among the units; the ruleset's order is not known
     /// until the editor loads rulesets.
     pub sides: Vec<String>,
@@ -178,6 +181,7 @@ impl Document {
             map,
             units: UnitLayer::new(state.units),
             objectives: scenario.objectives.clone(),
+            markers: state.markers,
             sides,
             ruleset_dir: Some(scenario.ruleset_dir.clone()),
             ruleset_note: scenario.stand_in_note(),
@@ -225,6 +229,7 @@ impl Document {
             scenario_file: None,
             units: UnitLayer::default(),
             objectives: Vec::new(),
+            markers: Vec::new(),
             sides: Vec::new(),
             ruleset_dir: None,
             ruleset_note: None,

@@ -623,9 +623,9 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
     body.push_str("</g>\n");
 }
 
-/// Markers on the map as chips (the editor's): a column down a hex's left side, or a row along
-/// the middle of a hexside; the kind's initials on a colour of the kind, the value on a dark tag
-/// under it.
+/// Markers on the map as chips (the editor's): a column down a hex's left side, inside the hex
+/// ([`pieces::marker_column`]), or a row along the middle of a hexside; the kind's initials on a
+/// colour of the kind, the value on a dark tag under it.
 fn markers(
     body: &mut String,
     map: &Map,
@@ -633,38 +633,45 @@ fn markers(
     markers: &[Marker],
     star_on_stack: impl Fn(Hex) -> Option<(Point, f32)>,
 ) {
-    let chip = pieces::MARKER_CHIP * S;
-    // per hex (or hexside): the chips drawn, and how many of them have a value's tag
-    let mut count: BTreeMap<(Hex, Option<Hex>), (usize, usize)> = BTreeMap::new();
+    let groups = pieces::marker_groups(markers, |h| map.contains(h));
     body.push_str("<g id=\"markers\" text-anchor=\"middle\">\n");
-    for m in markers {
-        let Some(h) = m.hex.filter(|h| map.contains(*h)) else {
-            continue;
+    for ((h, other), group) in &groups {
+        let wanted = pieces::MARKER_CHIP * S;
+        let (chip, spots) = match other {
+            Some(o) => (
+                wanted,
+                (0..group.len())
+                    .map(|k| pieces::hexside_marker_anchor(l.center(*h), l.center(*o), k, wanted))
+                    .collect(),
+            ),
+            None => {
+                let tags: Vec<bool> = group.iter().map(|(_, v)| v.is_some()).collect();
+                pieces::marker_column(l.center(*h), S, wanted, &tags, star_on_stack(*h))
+            }
         };
-        let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
-        let (k, tags) = count.entry((h, m.other)).or_default();
-        let other = m.other.map(|o| l.center(o));
-        let star = m.other.is_none().then(|| star_on_stack(h)).flatten();
-        let at = pieces::marker_anchor(l.center(h), other, *k, *tags, S, chip, star);
-        *k += 1;
-        *tags += usize::from(value.is_some());
-        let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
-        if let Some(value) = value {
-            let w = 2.0 + 0.6 * 6.0 * value.chars().count() as f32;
-            let tag = pieces::marker_tag_min(at, chip, w);
-            let _ = write!(
-                body,
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"7.5\" rx=\"1\" fill=\"#1e1e1e\"/>\
-                 <text x=\"{}\" y=\"{}\" font-size=\"6\" fill=\"#fff\">{}</text>",
-                n(tag.x),
-                n(tag.y),
-                n(w),
-                n(tag.x + w / 2.0),
-                n(tag.y + 6.0),
-                esc(&value)
-            );
+        // a chip made smaller to fit its hex has its tag and lettering smaller in step
+        let scale = chip / wanted;
+        for ((m, value), at) in group.iter().zip(spots) {
+            let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
+            if let Some(value) = value {
+                let w = (2.0 + 0.6 * 6.0 * value.chars().count() as f32) * scale;
+                let tag = pieces::marker_tag_min(at, chip, w);
+                let _ = write!(
+                    body,
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"1\" fill=\"#1e1e1e\"/>\
+                     <text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#fff\">{}</text>",
+                    n(tag.x),
+                    n(tag.y),
+                    n(w),
+                    n(7.5 * scale),
+                    n(tag.x + w / 2.0),
+                    n(tag.y + 6.0 * scale),
+                    n(6.0 * scale),
+                    esc(value)
+                );
+            }
+            body.push('\n');
         }
-        body.push('\n');
     }
     body.push_str("</g>\n");
 }

@@ -493,14 +493,92 @@ fn markers_on_the_map_are_drawn_with_their_initials_and_value() {
             .filter_map(|s| s.split(attr).nth(1)?.split('"').next()?.parse().ok())
             .collect()
     };
-    let (xs, ys) = (at(" x=\""), at(" y=\""));
+    let (xs, ys, ws) = (at(" x=\""), at(" y=\""), at(" width=\""));
     assert_eq!((xs.len(), ys.len()), (2, 2), "{xs:?} {ys:?}");
-    // the first has a value: its tag (7.5 high) under it stays clear of the next chip
-    assert!(ys[1] - ys[0] >= pieces::MARKER_CHIP * S + 7.5, "{ys:?}");
-    assert!(xs[1] <= xs[0], "{xs:?}");
+    // the first has a value: its tag (7.5 high for a chip of the size wanted, smaller in step
+    // with a chip made smaller to fit the hex) under it stays clear of the next chip
+    let chip = ws[0];
+    assert!(chip <= pieces::MARKER_CHIP * S + 0.05, "{ws:?}");
+    let tag = 7.5 * chip / (pieces::MARKER_CHIP * S);
+    assert!(ys[1] - ys[0] >= chip + tag - 0.05, "{ys:?}");
     let legend = svg.split("<g id=\"legend\"").nth(1).expect("legend");
     assert!(legend.contains(">mine field marker</text>"));
     assert!(!legend.contains(">spare marker</text>"));
+}
+
+/// One to four markers, with values, on a hex with a counter and a VP star and on one with a
+/// counter alone: every chip lies inside its own hex (0503's second chip in scenarios/ridge lay on
+/// 0403's counter).
+#[test]
+fn marker_chips_stay_inside_their_own_hex() {
+    let map = small();
+    let (starred, plain) = (
+        map.parse("0302").expect("hex"),
+        map.parse("0203").expect("hex"),
+    );
+    let units = [
+        unit("a", "red", starred, false),
+        unit("b", "blue", plain, false),
+    ];
+    let objectives = [Objective {
+        name: "Hill".into(),
+        hexes: vec![starred],
+        vp: 5,
+        side: None,
+    }];
+    let l = layout_of(&map);
+    for count in 1..=4 {
+        let markers: Vec<Marker> = (0..count)
+            .flat_map(|k| [starred, plain].map(|h| (k, h)))
+            .enumerate()
+            .map(|(id, (k, h))| Marker {
+                id: id as u32,
+                kind: format!("kind{k}"),
+                side: None,
+                hex: Some(h),
+                other: None,
+                value: Some(serde_json::json!(k + 1)),
+            })
+            .collect();
+        let svg = render_svg(
+            &Picture {
+                map: &map,
+                title: "Markers",
+                units: &units,
+                objectives: &objectives,
+                markers: &markers,
+                style: &style(),
+                seen_by: None,
+            },
+            &Options::default(),
+        );
+        let layer = svg
+            .split("<g id=\"markers\"")
+            .nth(1)
+            .and_then(|s| s.split("</g>").next())
+            .expect("a marker layer");
+        let attr = |chip: &str, name: &str| -> f32 {
+            (chip.split(&format!(" {name}=\"")).nth(1))
+                .and_then(|s| s.split('"').next()?.parse().ok())
+                .expect("a number")
+        };
+        let chips: Vec<&str> = layer.split("data-marker=").skip(1).collect();
+        assert_eq!(chips.len(), 2 * count);
+        // the chips of each hex are drawn together, the hexes in order: 0203's, then 0302's
+        for (i, chip) in chips.iter().enumerate() {
+            let h = if i < count { plain } else { starred };
+            let c = l.center(h);
+            let (x, y, w) = (attr(chip, "x"), attr(chip, "y"), attr(chip, "width"));
+            for (px, py) in [(x, y), (x + w, y), (x, y + w), (x + w, y + w)] {
+                let (dx, dy) = ((px - c.x).abs(), (py - c.y).abs());
+                assert!(
+                    dy <= 0.866 * S + 0.05 && dx + dy / 3f32.sqrt() <= S + 0.05,
+                    "{count} markers, chip {i} out of {}: {chip}",
+                    map.label(h)
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -98,8 +98,8 @@ mod tests {
 
     #[test]
     fn a_face_is_checked_against_its_types_fields() {
-        assert_eq!(face_text_problem("4-4-10", "panzer", None), None);
-        let adm = face_text_problem("4-4", "panzer", None).expect("two parts");
+        assert_eq!(face_text_problem("4-4-10", "tank", None), None);
+        let adm = face_text_problem("4-4", "tank", None).expect("two parts");
         assert!(adm.contains("`4-4` is not a face (A-D-M)"), "{adm}");
         let fields = ["morale".to_string(), "leadership".to_string()];
         assert_eq!(face_text_problem("9-1", "leader", Some(&fields)), None);

@@ -100,6 +100,13 @@ impl EditorApp {
         }
     }
 
+    /// The markers drawn on the map outside a game: in scenario mode the scenario's set-up
+    /// markers, as a game starts with them (the mode showed none, play-test all of them); none in
+    /// map mode, as they belong to the scenario, not to the map being edited.
+    pub fn setup_markers_shown(&self) -> &[kessel_core::state::Marker] {
+        setup_markers(self.palette.mode, &self.doc)
+    }
+
     pub(super) fn map_ui(
         &mut self,
         ui: &mut Ui,
@@ -130,7 +137,7 @@ impl EditorApp {
         };
         let (units, markers) = match &session {
             Some(s) => (&s.units, s.markers.as_slice()),
-            None => (&self.doc.units, &[][..]),
+            None => (&self.doc.units, setup_markers(self.palette.mode, &self.doc)),
         };
         let scene = Scene {
             underlay,
@@ -263,6 +270,15 @@ impl EditorApp {
                 }
             }
         }
+    }
+}
+
+/// See [`EditorApp::setup_markers_shown`] (apart, so the map's drawing borrows only the document).
+fn setup_markers(mode: Mode, doc: &crate::document::Document) -> &[kessel_core::state::Marker] {
+    if mode == Mode::Scenario {
+        &doc.markers
+    } else {
+        &[]
     }
 }
 

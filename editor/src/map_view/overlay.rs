@@ -9,7 +9,6 @@ use kessel_core::hex::{Hex, HexDir};
 use kessel_core::map::Map;
 use kessel_core::state::Marker;
 use kessel_draw::pieces;
-use std::collections::BTreeMap;
 
 impl MapView {
     /// Tool feedback: the hovered hex, marked and problem hexes, the selection, the link being
@@ -282,9 +281,9 @@ impl MapView {
         }
     }
 
-    /// Markers as small tags down the left side of their hex, one per marker, labelled with the
-    /// initials of their kind (an `air_interdiction` marker reads "AI"), a marker's value on a
-    /// dark tag under it.
+    /// Markers as small tags down the left side of their hex, inside it
+    /// ([`pieces::marker_column`]), one per marker, labelled with the initials of their kind (an
+    /// `air_interdiction` marker reads "AI"), a marker's value on a dark tag under it.
     /// `stars`: the VP stars drawn on stacks (hex, centre, radius), which the chips of their hexes
     /// keep clear of.
     pub(super) fn draw_markers(
@@ -298,58 +297,73 @@ impl MapView {
         let view = self.canvas.expand(z * 2.0);
         // a hexside's markers count apart from its hexes': a wall between two hexes was drawn as
         // a chip in the corner of the first hex, like a marker in it
-        // per hex (or hexside): the chips drawn, and how many of them have a value's tag
-        let mut count: BTreeMap<(Hex, Option<Hex>), (usize, usize)> = BTreeMap::new();
-        for m in markers {
-            let Some(h) = m.hex else { continue };
-            let c = self.hex_to_screen(map, h);
-            if !view.contains(c) {
-                continue;
-            }
-            let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
-            let (k, tags) = count.entry((h, m.other)).or_default();
-            let size = (pieces::MARKER_CHIP * z).max(6.0);
-            let other = m.other.map(|o| paint::point(self.hex_to_screen(map, o)));
-            let star = (stars.iter())
-                .find(|(at, _, _)| m.other.is_none() && *at == h)
-                .map(|&(_, c, r)| (paint::point(c), r));
-            let at = pieces::marker_anchor(paint::point(c), other, *k, *tags, z, size, star);
-            let at = paint::pos(at);
-            *k += 1;
-            *tags += usize::from(value.is_some());
-            let fill = paint::color(kessel_draw::color::hashed(
-                &m.kind,
-                kessel_draw::color::Tone::Light,
-            ));
-            let rect = Rect::from_center_size(at, Vec2::splat(size));
-            painter.rect(
-                rect,
-                2.0,
-                fill,
-                Stroke::new(1.0, Color32::BLACK),
-                egui::StrokeKind::Inside,
-            );
-            if size >= 10.0 {
-                painter.text(
-                    at,
-                    Align2::CENTER_CENTER,
-                    pieces::marker_initials(&m.kind),
-                    FontId::proportional(size * 0.55),
-                    crate::counters::text_on(fill),
-                );
-                // its value (a minefield's strength, an interdiction's level) on a tag under it
-                if let Some(text) = value {
-                    let galley = painter.layout_no_wrap(
-                        text,
-                        FontId::proportional((size * 0.55).max(8.0)),
-                        Color32::WHITE,
-                    );
-                    let w = galley.size().x + 4.0;
-                    let min = pieces::marker_tag_min(paint::point(at), size, w);
-                    let tag = Rect::from_min_size(paint::pos(min), Vec2::new(w, galley.size().y));
-                    painter.rect_filled(tag, 2.0, Color32::from_rgb(30, 30, 30));
-                    painter.galley(tag.min + Vec2::new(2.0, 0.0), galley, Color32::WHITE);
+        let groups = pieces::marker_groups(markers, |h| view.contains(self.hex_to_screen(map, h)));
+        let wanted = (pieces::MARKER_CHIP * z).max(6.0);
+        for ((h, other), group) in &groups {
+            let c = paint::point(self.hex_to_screen(map, *h));
+            let (size, spots) = match other {
+                Some(o) => {
+                    let o = paint::point(self.hex_to_screen(map, *o));
+                    let spots = (0..group.len())
+                        .map(|k| pieces::hexside_marker_anchor(c, o, k, wanted))
+                        .collect();
+                    (wanted, spots)
                 }
+                None => {
+                    let star = (stars.iter())
+                        .find(|(at, _, _)| at == h)
+                        .map(|&(_, c, r)| (paint::point(c), r));
+                    let tags: Vec<bool> = group.iter().map(|(_, v)| v.is_some()).collect();
+                    pieces::marker_column(c, z, wanted, &tags, star)
+                }
+            };
+            for ((m, value), at) in group.iter().zip(spots) {
+                self.draw_marker_chip(painter, m, value.as_deref(), paint::pos(at), size);
+            }
+        }
+    }
+
+    /// One marker's chip of side `size` centred on `at`, with its value on a tag under it.
+    fn draw_marker_chip(
+        &self,
+        painter: &Painter,
+        m: &Marker,
+        value: Option<&str>,
+        at: Pos2,
+        size: f32,
+    ) {
+        let fill = paint::color(kessel_draw::color::hashed(
+            &m.kind,
+            kessel_draw::color::Tone::Light,
+        ));
+        let rect = Rect::from_center_size(at, Vec2::splat(size));
+        painter.rect(
+            rect,
+            2.0,
+            fill,
+            Stroke::new(1.0, Color32::BLACK),
+            egui::StrokeKind::Inside,
+        );
+        if size >= 10.0 {
+            painter.text(
+                at,
+                Align2::CENTER_CENTER,
+                pieces::marker_initials(&m.kind),
+                FontId::proportional(size * 0.55),
+                crate::counters::text_on(fill),
+            );
+            // its value (a minefield's strength, an interdiction's level) on a tag under it
+            if let Some(text) = value {
+                let galley = painter.layout_no_wrap(
+                    text.to_string(),
+                    FontId::proportional((size * 0.55).max(8.0)),
+                    Color32::WHITE,
+                );
+                let w = galley.size().x + 4.0;
+                let min = pieces::marker_tag_min(paint::point(at), size, w);
+                let tag = Rect::from_min_size(paint::pos(min), Vec2::new(w, galley.size().y));
+                painter.rect_filled(tag, 2.0, Color32::from_rgb(30, 30, 30));
+                painter.galley(tag.min + Vec2::new(2.0, 0.0), galley, Color32::WHITE);
             }
         }
     }

@@ -547,3 +547,30 @@ fn the_new_unit_form_refuses_bad_faces_at_once() {
         .map(|u| u.faces.clone());
     assert_eq!(added, Some(vec!["4-2-6".to_string(), "2-1-6".to_string()]));
 }
+
+/// The scenario's set-up markers are drawn in scenario mode as play-test draws them (the mode
+/// drew none), and not in map mode, where the map is edited apart from any scenario.
+#[test]
+fn scenario_mode_draws_the_set_up_markers() {
+    let dir = toy_copy("sc-markers");
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("the toy scenario");
+    let marker = "\n[[markers]]\nkind = \"mine\"\nside = \"blue\"\nat = \"0404\"\nvalue = 2\n";
+    std::fs::write(&path, text + marker).expect("writes the scenario");
+    let mut h = harness(&dir);
+    assert!(h.state().setup_markers_shown().is_empty(), "map mode");
+    scenario_mode(&mut h);
+    let shown: Vec<_> = (h.state().setup_markers_shown().iter())
+        .map(|m| (m.kind.clone(), m.hex.map(|x| h.state().doc.map.label(x))))
+        .collect();
+    assert_eq!(shown, [("mine".to_string(), Some("0404".to_string()))]);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let played: Vec<_> = (h.state().session.as_ref().expect("a game").markers.iter())
+        .map(|m| (m.kind.clone(), m.hex.map(|x| h.state().doc.map.label(x))))
+        .collect();
+    assert_eq!(
+        played, shown,
+        "the same markers as play-test's at the start"
+    );
+}
