@@ -518,7 +518,7 @@ impl Engine {
                         i + 1,
                         format!(
                             "{described} gives other events than the save recorded ({})",
-                            first_difference(&entry.events, &events)
+                            first_difference(&engine.state().map, &entry.events, &events)
                         ),
                     ));
                 }
@@ -623,10 +623,15 @@ pub fn players_allowed(
     Ok(())
 }
 
-/// Where two event lists part: "event N: recorded …, now …" (each quoted short).
-fn first_difference(recorded: &[crate::event::Event], now: &[crate::event::Event]) -> String {
+/// Where two event lists part: "event N: recorded …, now …" (each quoted short, its hexes as
+/// `map`'s labels, as players read them: the stored form named them by internal coordinates).
+fn first_difference(
+    map: &crate::map::Map,
+    recorded: &[crate::event::Event],
+    now: &[crate::event::Event],
+) -> String {
     let quote = |e: Option<&crate::event::Event>| match e {
-        Some(e) => crate::error::quoted_json(e, 120),
+        Some(e) => crate::error::quoted_json(&e.labelled(map), 120),
         None => "nothing".to_string(),
     };
     let n = recorded
@@ -655,4 +660,31 @@ fn key_line(text: &str, field: &str, key: &str) -> Option<usize> {
     let key = serde_json::to_string(key).ok()?;
     let at = text[start..].find(&key).map_or(start, |i| start + i);
     Some(text[..at].matches('\n').count() + 1)
+}
+
+#[cfg(test)]
+mod first_difference_tests {
+    use super::first_difference;
+    use crate::event::Event;
+    use crate::map::Map;
+    use crate::numbering::Numbering;
+
+    #[test]
+    fn a_replay_that_parts_names_the_event_and_its_hexes_as_labels() {
+        let map = Map::new("m", 4, 4, Numbering::default(), "clear");
+        let moved = |to: &str| Event::Moved {
+            unit: "u".into(),
+            path: vec![map.parse(to).expect("a hex")],
+            cost: 1.0,
+        };
+        let said = first_difference(&map, &[moved("0102")], &[moved("0103")]);
+        assert!(said.starts_with("event 1: recorded "), "{said}");
+        assert!(
+            said.contains("\"0102\"") && said.contains("\"0103\""),
+            "{said}"
+        );
+        assert!(!said.contains("\"q\""), "internal coordinates: {said}");
+        let shorter = first_difference(&map, &[moved("0102")], &[]);
+        assert!(shorter.ends_with("now nothing"), "{shorter}");
+    }
 }
