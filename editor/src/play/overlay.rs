@@ -62,15 +62,16 @@ impl PlaySession {
     /// hex they name: a click on that hex takes one when no stack is selected and none stands
     /// there (a stack's hex selects the stack; the panel then lists that hex's choices). No ring
     /// marks them on the map: such a choice may be open on most of the map at once.
-    pub fn hex_choices(&self) -> Vec<(Hex, Action)> {
-        let Ok(actions) = &self.actions else {
-            return Vec::new();
-        };
-        actions
-            .iter()
+    pub fn hex_choices(&self) -> Vec<(Hex, &Action)> {
+        self.hex_choices_iter().collect()
+    }
+
+    /// [`Self::hex_choices`] as they are found (the panel's help only asks whether there is one,
+    /// every frame: nothing is gathered or copied for it).
+    pub(super) fn hex_choices_iter(&self) -> impl Iterator<Item = (Hex, &Action)> {
+        (self.actions.iter().flatten())
             .filter(|a| action_units(a).is_empty())
-            .filter_map(|a| Some((*action_hexes(&self.engine, a).last()?, a.clone())))
-            .collect()
+            .filter_map(|a| Some((*action_hexes(&self.engine, a).last()?, a)))
     }
 
     /// The one choice naming `hex` and no unit that a click on `hex` takes: only with no stack
@@ -79,9 +80,9 @@ impl PlaySession {
         if !self.picked.is_empty() || self.units.stack(hex).next().is_some() {
             return None;
         }
-        let mut here = self.hex_choices().into_iter().filter(|(h, _)| *h == hex);
+        let mut here = self.hex_choices_iter().filter(|(h, _)| *h == hex);
         match (here.next(), here.next()) {
-            (Some((_, a)), None) => Some(a),
+            (Some((_, a)), None) => Some(a.clone()),
             _ => None,
         }
     }

@@ -47,7 +47,7 @@ impl PlaySession {
             .acting
             .iter()
             .any(|id| self.units.get(id).is_some_and(|u| u.hex().is_some()));
-        if !self.hex_choices().is_empty() {
+        if self.hex_choices_iter().next().is_some() {
             // (an air marker's placement was a button among a thousand in the list)
             return "Click a hex to take the choice the rules offer there (hover shows it); on a stack, click it, then take it in the panel. Or take one from the Choices list.";
         }
