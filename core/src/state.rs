@@ -693,47 +693,59 @@ impl GameState {
         // as null rather than stopping a replay check)
         let text = |v: J| v.to_string();
         let value = |v: Result<J, serde_json::Error>| v.unwrap_or_default().to_string();
-        // the sections by name, in the order a JSON object of them prints
-        let mut sections: Vec<(&str, Option<String>)> = vec![
+        // a section's text, or the units or variables, made a piece at a time below: they are
+        // most of a large state
+        enum Part {
+            Text(String),
+            Units,
+            Vars,
+        }
+        let some = |t: String| Some(Part::Text(t));
+        // the sections by name, in the order a JSON object of them prints (an absent one is left
+        // out)
+        let sections: [(&str, Option<Part>); 14] = [
             // the main sequence hashes as it did before modes existed, so older saves keep
             // their hash; so is a campaign's end until the rules say it
             (
                 "campaign_ended",
-                self.campaign_ended
-                    .as_ref()
-                    .map(|end| text(json!({ "rule": end.rule, "text": end.message }))),
+                (self.campaign_ended.as_ref())
+                    .and_then(|end| some(text(json!({ "rule": end.rule, "text": end.message })))),
             ),
-            ("dice_drawn", Some(self.dice_drawn.to_string())),
-            ("dice_streams", Some(value(to_value(&self.dice_streams)))),
-            ("finished", Some(self.finished.to_string())),
+            ("dice_drawn", some(self.dice_drawn.to_string())),
+            ("dice_streams", some(value(to_value(&self.dice_streams)))),
+            ("finished", some(self.finished.to_string())),
             // a changed map is part of the state (an unchanged one is the scenario's)
             (
                 "map",
-                (self.map_changes > 0).then(|| text(self.map.digest())),
+                (self.map_changes > 0).then(|| Part::Text(text(self.map.digest()))),
             ),
-            ("markers", Some(value(to_value(&self.markers)))),
-            ("mode", self.mode.as_ref().map(|m| text(json!(m)))),
-            ("phase", Some(self.phase.to_string())),
-            ("pools", Some(value(to_value(&self.pools)))),
+            ("markers", some(value(to_value(&self.markers)))),
+            (
+                "mode",
+                self.mode.as_ref().and_then(|m| some(text(json!(m)))),
+            ),
+            ("phase", some(self.phase.to_string())),
+            ("pools", some(value(to_value(&self.pools)))),
             // secrets once there are any (a game without them hashes as it always did)
             (
                 "secrets",
-                (!self.secrets.is_empty()).then(|| value(to_value(&self.secrets))),
+                (!self.secrets.is_empty()).then(|| Part::Text(value(to_value(&self.secrets)))),
             ),
-            ("seed", Some(self.seed.to_string())),
-            ("turn", Some(self.turn.to_string())),
-            ("units", None),
-            ("vars", None),
+            ("seed", some(self.seed.to_string())),
+            ("turn", some(self.turn.to_string())),
+            ("units", Some(Part::Units)),
+            ("vars", Some(Part::Vars)),
         ];
-        sections.retain(|(name, v)| v.is_some() || matches!(*name, "units" | "vars"));
-        for (i, (name, section)) in sections.into_iter().enumerate() {
+        let present = sections
+            .into_iter()
+            .filter_map(|(name, part)| Some((name, part?)));
+        for (i, (name, part)) in present.enumerate() {
             put(if i == 0 { "{\"" } else { ",\"" })?;
             put(name)?;
             put("\":")?;
-            match (name, section) {
-                (_, Some(t)) => put(&t)?,
-                // units and variables a piece at a time: they are most of a large state
-                ("units", None) => {
+            match part {
+                Part::Text(t) => put(&t)?,
+                Part::Units => {
                     put("[")?;
                     for (j, u) in self.units.iter().enumerate() {
                         if j > 0 {
@@ -743,7 +755,7 @@ impl GameState {
                     }
                     put("]")?;
                 }
-                _ => {
+                Part::Vars => {
                     put("{")?;
                     for (j, (k, v)) in self.vars.iter().enumerate() {
                         if j > 0 {
