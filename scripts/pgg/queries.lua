@@ -297,7 +297,7 @@ kessel.queries.declare{
     local p = kessel.game.var("pending")
     if not p or p.kind ~= "retreat_path" then return { pending = false, retreats = {} } end
     local out = {}
-    for _, a in ipairs(R.legal_retreats(p.side)) do out[#out + 1] = { units = a.units, path = a.path } end
+    for _, a in ipairs(R.legal_retreats(p.side)) do out[#out + 1] = { kind = "retreat", units = a.units, path = a.path } end
     return { pending = true, side = p.side, who = p.who, hexes = p.n, units = p.units, retreats = out }
   end,
 }
@@ -430,5 +430,31 @@ kessel.queries.declare{
       end
     end
     return { movers = movers, refused = refused, reachable = reachable }
+  end,
+}
+
+-- Who holds each objective and what the score would be if the game ended now [15]: without it a
+-- script or a test could see a city change hands (an advance, an overrun, a retreat through it)
+-- only by reading the rules' own game variables, and `kessel query` could not say it at all.
+-- The same reckoning as the final score (V.score) and its breakdown (V.breakdown).
+kessel.queries.declare{
+  id = "score", rule = "15",
+  description = "Who owns each objective hex now (a combat unit in it, else the last to enter or pass through it) "
+    .. "and the score if the game ended now: the cities the German holds with a line to the west edge, "
+    .. "German divisions destroyed, Soviet recaptures, VP, the level and where the points come from [15]",
+  params = {},
+  fn = function()
+    local V = require("rules.victory")
+    local owner = V.owners()
+    local objectives = {}
+    for _, o in ipairs(V.objectives()) do
+      local owners = {}
+      for _, h in ipairs(o.hexes) do owners[#owners + 1] = { hex = h, side = owner[h] } end
+      objectives[#objectives + 1] = { name = o.name, vp = o.vp, hexes = owners }
+    end
+    local r = V.score()
+    return { german_vp = r.german_vp, soviet_vp = r.soviet_vp, difference = r.difference, bid = r.bid,
+      level = r.level, held = r.held, destroyed = r.destroyed,
+      recaptures = kessel.game.var("soviet_recaptures") or {}, objectives = objectives, lines = V.breakdown(r) }
   end,
 }
