@@ -13,8 +13,9 @@
 -- Soviet Movement Phase, with no decision pending, while the German's initial air placement waits
 -- and until the Soviet ends it. Set-up stacks are judged like any other at the end of the Soviet
 -- Movement Phase [7.1] (stacking.lua). Supply for the first move [11.3] is judged on the
--- arrangement as it stands after each placement. A position built inline (kessel.setup cannot give units a
--- set-up area) may name the areas in game var `setup_areas` (unit id -> area id).
+-- arrangement as it stands after each placement. A position built inline gives a unit its area with
+-- `setup_area`, as a scenario file does; game var `setup_areas` (unit id -> area id) is read for a
+-- unit without one (older test positions name the areas so).
 local C = require("rules.common")
 local ST = require("rules.stacking")
 local SU = {}

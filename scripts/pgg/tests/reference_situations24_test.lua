@@ -216,3 +216,138 @@ kessel.test("case_14_3_7_1_arrivals_may_overfill_their_entry_hex_until_the_phase
   expect.accepted(kessel.act{ kind = "end_phase" })
   expect.eq(kessel.game.step().id, "soviet_combat")
 end)
+
+-- [15] [9.6] [9.8] A German infantry division on its last step holds Roslavl with a line to the
+-- west edge at the end of the German player-turn; in the Soviet Combat Phase it is destroyed
+-- there. The city stays German (the last to be in it) unless a Soviet combat unit goes in: the
+-- advance after combat takes it, and only then does the end of the Soviet player-turn count a
+-- recapture (+2 VP).
+local function roslavl_falls(advance)
+  kessel.setup{
+    map = { columns = 6, rows = 4, places = { { name = "Roslavl", kind = "major_city", hexes = { "0303" } } } },
+    turn = 4, step = "german_air_interdiction",
+    vars = { objectives = { { name = "Roslavl", vp = 10, hexes = { "0303" } } } },
+    units = {
+      { id = "g", side = "german", type = "infantry", formation = "6 Inf", faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, step = 3, at = "0303" },
+      rifle("s", "0403", "9-9-6"), leader("ldr", "0503", 5),
+    },
+  }
+  expect.eq(kessel.queries.ask("score").held[1], "Roslavl")
+  expect.accepted(kessel.act{ kind = "end_phase" })           -- the German player-turn ends
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  kessel.inject_dice{ 1 }   -- 9 against 1 doubled in the city: 4-1, where a 1 is D2
+  expect.accepted(kessel.act{ kind = "attack", units = { "s" }, targets = { "0303" } })
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  expect.eq(kessel.units.get("g").location, "eliminated", "its last step [9.6]")
+  if advance then
+    expect.accepted(kessel.act{ kind = "advance", units = { "s" }, path = { "0303" } })
+  else
+    expect.accepted(kessel.act{ kind = "advance", skip = true })
+  end
+  while kessel.game.step().id ~= "german_movement" do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  return kessel.queries.ask("score")
+end
+
+kessel.test("case_15_a_city_whose_last_defender_dies_stays_german_until_a_soviet_unit_enters", function()
+  local r = roslavl_falls(false)
+  expect.eq(r.objectives[1].hexes[1].side, "german", "nobody else has been in it [15]")
+  expect.eq(#r.recaptures, 0)
+  expect.eq(r.soviet_vp, 5, "the 6th Infantry Division destroyed, no recapture")
+  r = roslavl_falls(true)
+  expect.eq(r.objectives[1].hexes[1].side, "soviet")
+  expect.eq(#r.recaptures, 1)
+  expect.eq(r.recaptures[1].city, "Roslavl")
+  expect.eq(r.soviet_vp, 5 + 2, "the division and the recapture")
+end)
+
+-- [6.5] [6.6] [4] Disruption against the combats of the same turn: a Soviet overrun in the Soviet
+-- Movement Phase makes a German regiment retreat, which disrupts it. In the Soviet Combat Phase
+-- that follows it defends at its full strength; it may not move, attack or move again in the
+-- German player-turn that follows (its owner's Disruption Removal Phase comes only after the
+-- Mechanized Movement Phase), and it recovers there.
+kessel.test("case_6_6_an_overrun_disrupts_for_the_rest_of_the_turn_and_the_defence_is_not_halved", function()
+  kessel.setup{
+    map = { columns = 10, rows = 5 }, turn = 5, step = "soviet_movement", run_step_start = true,
+    units = {
+      { id = "g", side = "german", type = "rifle_mot", formation = "7 Pz", faces = { "2-2-10", "1-1-10" }, at = "0402" },
+      rifle("s1", "0502", "9-9-6"), rifle("s2", "0604", "3-3-6"), leader("ldr", "0803", 5),
+    },
+  }
+  kessel.inject_dice{ 2 }   -- 9 halved 4 against 2: 2-1, where a 2 is D1
+  expect.accepted(kessel.act{ kind = "overrun", units = { "s1" }, target = "0402" })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  expect.accepted(kessel.act{ kind = "retreat", units = { "g" }, path = { "0403" } })
+  expect.truthy(kessel.units.get("g").flags.disrupted, "a retreat in an overrun disrupts [6.6]")
+  expect.eq(kessel.units.get("s1").hex, "0402", "the overrunners enter the cleared hex [6.5]")
+  -- a disrupted unit has no zone [6.6]: s2 moves next to it and on without stopping
+  expect.accepted(kessel.act{ kind = "move", units = { "s2" }, path = { "0504", "0503" } })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  local odds = kessel.queries.ask("odds", { units = { "s2" }, targets = { "0403" } })
+  expect.truthy(odds.legal)
+  expect.eq(odds.defence, 2, "disrupted units defend normally [6.6]")
+  expect.accepted(kessel.act{ kind = "end_phase" })   -- Soviet Combat Phase: no attack
+  while kessel.game.step().id ~= "german_movement" do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  local ok, reasons = kessel.act{ kind = "move", units = { "g" }, path = { "0303" } }
+  expect.refused(ok, reasons, "6.6")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  ok, reasons = kessel.act{ kind = "attack", units = { "g" }, targets = { "0503" } }
+  expect.refused(ok, reasons, "6.6")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "german_mech_movement")
+  ok, reasons = kessel.act{ kind = "move", units = { "g" }, path = { "0303" } }
+  expect.refused(ok, reasons, "6.6")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "german_disruption_removal")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.falsy(kessel.units.get("g").flags.disrupted, "lifted in its owner's Disruption Removal Phase")
+end)
+
+-- [6.6] [13.44] [6.37] The state a position may start in, as docs/lua-api.md ("A PGG position of
+-- your own") names it: a unit set up with flag `disrupted` may not move; a German unit under a
+-- `soviet_interdiction` marker is out of supply; a `rail_cut` marker closes its hex to rail.
+kessel.test("case_6_6_13_44_6_37_a_position_set_up_disrupted_interdicted_and_cut", function()
+  kessel.setup{
+    map = { columns = 10, rows = 4, links = { { kind = "railway", path = { "0502", "0602", "0702", "0802", "0902" } } } },
+    turn = 5, step = "soviet_movement",
+    markers = {
+      { kind = "soviet_interdiction", side = "soviet", at = "0204" },
+      { kind = "rail_cut", side = "german", at = "0702" },
+    },
+    units = {
+      inf("g", "0204"),
+      { id = "d", side = "soviet", type = "rifle", faces = { "2-2-6" }, flags = { "disrupted" }, at = "0904" },
+      rifle("s", "0502"), leader("ldr", "0903", 5),
+    },
+  }
+  local ok, reasons = kessel.act{ kind = "move", units = { "d" }, path = { "0804" } }
+  expect.refused(ok, reasons, "6.6")
+  local sup = kessel.queries.ask("supply", { unit = "g" })
+  expect.falsy(sup.in_supply)
+  expect.eq(sup.rule, "13.44")
+  ok, reasons = kessel.act{ kind = "rail_move", units = { "s" }, path = { "0602", "0702", "0802" } }
+  expect.refused(ok, reasons, "6.37")
+  expect.accepted(kessel.act{ kind = "rail_move", units = { "s" }, path = { "0602" } })
+end)
+
+-- [5.1] [13.2] The Soviet set-up as a position: units with a set-up area, turn 1, and the German
+-- air markers still to place (he places them after the set-up). A unit goes to another hex of
+-- its area, not outside it; after `end_setup` the set-up is closed.
+kessel.test("case_5_1_a_setup_position_built_inline", function()
+  kessel.setup{
+    map = { columns = 8, rows = 6, areas = { S20 = { "0303", "0304", "0305" } } },
+    turn = 1, step = "soviet_movement",
+    markers = { { kind = "air_interdiction", side = "german", count = 3 } },
+    units = {
+      { id = "a", side = "soviet", type = "rifle", faces = { "2-2-6" }, setup_area = "S20", at = "0303" },
+      leader("ldr", "0803", 5),
+    },
+  }
+  local ok, reasons = kessel.act{ kind = "setup_place", unit = "a", hex = "0306" }
+  expect.refused(ok, reasons, "5.1")
+  expect.accepted(kessel.act{ kind = "setup_place", unit = "a", hex = "0305" })
+  expect.eq(kessel.units.get("a").hex, "0305")
+  expect.accepted(kessel.act{ kind = "end_setup" })
+  ok, reasons = kessel.act{ kind = "setup_place", unit = "a", hex = "0304" }
+  expect.refused(ok, reasons, "5.1")
+end)

@@ -6,8 +6,8 @@ do
   local expect, V, pz, inf, rifle, leader, board, attack, choose, retreat, offered, has_retreat =
     B.expect, B.V, B.pz, B.inf, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.offered, B.has_retreat
 
-  -- A set-up area S13 of three hexes; `setup_areas` names each unit's area (kessel.setup cannot give
-  -- units a set-up area; the campaign's units carry theirs). The German's three initial air markers
+  -- A set-up area S13 of three hexes; `setup_areas` names each unit's area (the game var a unit
+  -- without `setup_area` is read by; the campaign's units carry theirs). The German's three initial air markers
   -- are not down yet [13.2].
   local function setup_board(extra)
     extra = extra or {}
