@@ -351,3 +351,31 @@ kessel.test("case_5_1_a_setup_position_built_inline", function()
   ok, reasons = kessel.act{ kind = "setup_place", unit = "a", hex = "0304" }
   expect.refused(ok, reasons, "5.1")
 end)
+
+-- [12] [12.2] [9.3] A face-down rifle division as docs/lua-api.md sets one up (`hidden`, `pool`,
+-- `pools`): nobody knows its strength, so the odds are not exact; the attack reveals it, and the
+-- forest doubles the face it shows.
+kessel.test("case_12_2_a_face_down_division_set_up_inline_is_revealed_by_the_attack", function()
+  kessel.setup{
+    map = { columns = 8, rows = 4, terrain = { ["0403"] = "forest" } },
+    turn = 5, step = "german_combat",
+    pools = { rifle = { "2-3-6" } },
+    units = {
+      inf("g", "0303"),
+      { id = "h", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+      leader("ldr", "0703", 5),
+    },
+  }
+  expect.truthy(kessel.units.get("h").hidden)
+  local odds = kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } })
+  expect.falsy(odds.exact, "its strength is not known [12]")
+  -- the reveal draws its face with a die of its own first (one face in the pool: a 1), then the
+  -- combat's: 9 against 3 doubled 6 is 1-1, where a 6 is A2
+  kessel.inject_dice{ 1, 6 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  local combat
+  for _, e in ipairs(events) do if e.event == "record" and e.kind == "combat" then combat = e.fields end end
+  expect.eq(combat.defence, 6)
+  expect.eq(combat.odds, "1-1")
+  expect.falsy(kessel.units.get("h").hidden, "revealed by the attack [12.2]")
+end)
