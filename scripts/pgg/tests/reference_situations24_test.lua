@@ -379,3 +379,28 @@ kessel.test("case_12_2_a_face_down_division_set_up_inline_is_revealed_by_the_att
   expect.eq(combat.odds, "1-1")
   expect.falsy(kessel.units.get("h").hidden, "revealed by the attack [12.2]")
 end)
+
+-- [15] [8] Reading: the line to the west edge is traced from the city's hex, which it does not
+-- enter, so an empty German-owned city in the zone of a Soviet division next to it is still held
+-- at the end of turn 12 while the hexes west of it are free; a second division whose zone closes
+-- every way out cuts it.
+kessel.test("case_15_an_empty_german_city_in_a_soviet_zone_keeps_its_line_until_every_way_out_is_closed", function()
+  local function final(soviets)
+    local list = { leader("ldr", "0603", 5) }
+    for i, at in ipairs(soviets) do list[#list + 1] = rifle("s" .. i, at, "9-9-6") end
+    kessel.setup{
+      map = { columns = 6, rows = 4, places = { { name = "Roslavl", kind = "major_city", hexes = { "0303" } } } },
+      turn = 12, step = "german_air_interdiction",
+      vars = { objectives = { { name = "Roslavl", vp = 10, hexes = { "0303" } } }, city_owner = { ["0303"] = "german" } },
+      units = list,
+    }
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    expect.truthy(kessel.game.finished())
+    return kessel.game.var("result"), kessel.queries.ask("score")
+  end
+  local result, score = final({ "0403" })
+  expect.eq(score.objectives[1].hexes[1].side, "german", "last to be in it [15]")
+  expect.eq(result.german_vp, 10, "its line leaves it by 0203, free")
+  result = final({ "0403", "0202" })
+  expect.eq(result.german_vp, 0, "0202 and 0403 close every hex around it")
+end)
