@@ -7,13 +7,6 @@ local function inf(id, at) return { id = id, side = "german", type = "infantry",
 local function rifle(id, at, face) return { id = id, side = "soviet", type = "rifle", faces = { face or "1-1-6" }, at = at } end
 local function leader(id, at, rating) return { id = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at } end
 
-local function ids_of(list)
-  local out = {}
-  for _, x in ipairs(list) do out[#out + 1] = x end
-  table.sort(out)
-  return table.concat(out, ",")
-end
-
 -- [9.71] [8] [7.1] [9.3] A D2 retreat whose only way runs through a friendly hex in the German
 -- zone and across a river into a hex already at the Soviet limit: the path is legal, the river
 -- changes nothing for a retreat, and the unit over the limit is the retreated one, lost at once
@@ -44,9 +37,10 @@ kessel.test("case_9_71_7_1_retreat_through_friends_in_zoc_across_a_river_into_a_
   for _, id in ipairs({ "f2", "f3", "f4", "ldr" }) do expect.eq(kessel.units.get(id).hex, "0501") end
 end)
 
--- [9.8] [15] [9.3] An attack on a major city at De: the city doubles the defence, the victor
--- advances two hexes through the city and stops beyond it, and the city is his (the last combat
--- unit to pass through it); the `score` query says so and counts it, with a line to the west edge.
+-- [9.8] [15] [9.3] An attack on a major city: the city doubles the defence; the defender takes its
+-- D2 as a loss and is eliminated, so the victor may advance two hexes, through the city and
+-- beyond, and the city is his (the last combat unit to pass through it); the `score` query says
+-- so and counts it, with a line to the west edge.
 kessel.test("case_9_8_15_an_advance_through_a_city_takes_it_and_the_score_counts_it", function()
   kessel.setup{
     map = { columns = 6, rows = 4, places = { { name = "Orsha", kind = "major_city", hexes = { "0303" } } } },
