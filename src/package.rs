@@ -907,9 +907,7 @@ mod tests {
     fn a_package_cut_short_or_with_a_byte_damaged_is_refused() {
         use std::panic::{catch_unwind, AssertUnwindSafe};
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let dir = std::env::temp_dir().join(format!("kessel-package-cut-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("mkdir");
+        let dir = kessel_test_support::scratch("package-cut");
         let out = dir.join("toy.kessel");
         pack(&root.join("core/tests/fixtures/toy"), &out, true).expect("the toy packs");
         let bytes = std::fs::read(&out).expect("packed");

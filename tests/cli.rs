@@ -1810,7 +1810,7 @@ fn an_option_or_a_side_given_twice_is_refused() {
 /// with the same one-line cause.
 #[test]
 fn option_flag_works_wherever_profile_does_with_the_same_errors() {
-    let script = std::env::temp_dir().join(format!("kessel-option-{}.lua", std::process::id()));
+    let script = kessel_test_support::scratch("option-flag").join("option.lua");
     std::fs::write(&script, "print(kessel.game.option('stack_limit'))\n").expect("script");
     let script = script.to_str().expect("utf8");
     let set = "--option=stack_limit=5";

@@ -48,8 +48,10 @@ pub(crate) struct Outcome {
 
 /// Runs `kessel` with a time limit, killing it when the limit passes.
 pub(crate) fn run_limited(args: &[&str], limit: Duration) -> Outcome {
-    let dir = std::env::temp_dir().join(format!("kessel-hostile-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+    // a folder a run: runs go on at once, and a scratch folder is emptied when it is made
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = kessel_test_support::scratch(&format!("hostile-run-{run}"));
     let err_path = dir.join(format!(
         "{}.stderr",
         args.iter()

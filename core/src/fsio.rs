@@ -514,8 +514,7 @@ mod tests {
 
     #[test]
     fn a_path_resolves_as_the_system_will_once_its_folders_are_made() {
-        let dir = std::env::temp_dir().join(format!("kessel-resolved-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = kessel_test_support::scratch("resolved");
         std::fs::create_dir_all(dir.join("real")).expect("folder");
         std::fs::write(dir.join("map.toml"), "x").expect("write");
         let map = resolved(&dir.join("map.toml"));
@@ -541,9 +540,7 @@ mod tests {
 
     #[test]
     fn writes_replace_and_failures_keep_the_old_file() {
-        let dir = std::env::temp_dir().join(format!("kessel-fsio-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = kessel_test_support::scratch("fsio");
         let p = dir.join("out.txt");
         write_atomic(&p, b"first").expect("write");
         write_atomic(&p, b"second").expect("overwrite");
@@ -564,9 +561,7 @@ mod tests {
 
     #[test]
     fn reads_only_regular_files_within_the_limit() {
-        let dir = std::env::temp_dir().join(format!("kessel-fsio-read-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = kessel_test_support::scratch("fsio-read");
         let p = dir.join("in.txt");
         std::fs::write(&p, b"12345").expect("write");
         assert_eq!(read_bounded(&p, 5).expect("at the limit"), b"12345");
@@ -589,8 +584,7 @@ mod tests {
 
     #[test]
     fn a_ruleset_folder_that_holds_none_takes_the_finders_of_the_same_name() {
-        let dir = std::env::temp_dir().join(format!("kessel-fsio-rules-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = kessel_test_support::scratch("fsio-rules");
         let known = dir.join("known");
         std::fs::create_dir_all(known.join("standin-rules")).expect("dir");
         std::fs::write(known.join("standin-rules/init.lua"), "").expect("init");

@@ -336,7 +336,7 @@ mod tests {
 
     #[test]
     fn relative_paths_climb_and_descend() {
-        let root = std::env::temp_dir().join(format!("kessel-rel-{}", std::process::id()));
+        let root = kessel_test_support::scratch("rel");
         let (a, b) = (root.join("x/cut"), root.join("scripts/pgg"));
         std::fs::create_dir_all(&a).expect("mkdir");
         std::fs::create_dir_all(&b).expect("mkdir");

@@ -233,7 +233,7 @@ fn secrets_are_deterministic_and_the_salt_follows_the_seed() {
 #[test]
 fn a_saved_game_with_secrets_loads_with_its_sides_and_hash() {
     let e = secret_game(3);
-    let dir = std::env::temp_dir().join(format!("kessel-secrets-{}", std::process::id()));
+    let dir = kessel_test_support::scratch("secrets");
     std::fs::create_dir_all(&dir).expect("dir");
     let mut text = e.save().expect("save");
     // the save names the scenario as given; make it absolute for the load from another folder
@@ -283,7 +283,7 @@ fn a_hidden_marker_is_saved_replayed_and_shown_only_to_its_own_side() {
     assert!(red.state.markers.iter().any(|m| m.id == id));
     assert!(view_json(&e, "red").contains("\"mine\""));
     // a save carries it: the loaded game hashes, logs and shows the same
-    let dir = std::env::temp_dir().join(format!("kessel-mines-{}", std::process::id()));
+    let dir = kessel_test_support::scratch("mines");
     std::fs::create_dir_all(&dir).expect("dir");
     let mut save: serde_json::Value = serde_json::from_str(&e.save().expect("save")).expect("json");
     save["scenario"] = serde_json::json!(fixture("scenario.toml").to_str().expect("utf8"));

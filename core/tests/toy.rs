@@ -58,8 +58,7 @@ fn save_load_save_is_byte_identical() {
     let mut e = engine(3);
     play(&mut e, 25);
     let saved = e.save().expect("save");
-    let dir = std::env::temp_dir().join(format!("kessel-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
+    let dir = kessel_test_support::scratch("save");
     let path = dir.join("game.json");
     std::fs::write(&path, &saved).expect("write");
     let mut loaded = Engine::load_save(&path, Limits::default()).expect("load");
@@ -75,8 +74,7 @@ fn save_load_save_is_byte_identical() {
 fn save_as_names_the_scenario_from_the_save_and_keeps_the_players() {
     let mut e = engine(3);
     play(&mut e, 5);
-    let dir = std::env::temp_dir().join(format!("kessel-save-as-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
+    let dir = kessel_test_support::scratch("save-as");
     let path = dir.join("game.json");
     let players: std::collections::BTreeMap<String, String> =
         [("red".to_string(), "computer".to_string())].into();
@@ -111,8 +109,7 @@ fn options_set_by_hand_survive_save_and_load() {
     play(&mut e, 5);
     let saved = e.save().expect("save");
     assert!(saved.contains("\"stack_limit\": 3"), "{saved}");
-    let dir = std::env::temp_dir().join(format!("kessel-save-opt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
+    let dir = kessel_test_support::scratch("save-opt");
     let path = dir.join("game.json");
     std::fs::write(&path, &saved).expect("write");
     let loaded = Engine::load_save(&path, Limits::default()).expect("load");
@@ -274,8 +271,7 @@ fn refusals_cite_the_rule() {
 /// A fresh copy of the toy whose scenario also runs `file` (written with `lua`) after the ruleset,
 /// as a scenario's special rules; returns the scenario file.
 fn toy_with_script(name: &str, file: &str, lua: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kessel-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kessel_test_support::scratch(name);
     copy_dir(&fixture(""), &dir);
     std::fs::write(dir.join(file), lua).expect("write");
     let scenario = dir.join("scenario.toml");
@@ -434,8 +430,7 @@ use kessel_test_support::copy_dir;
 
 #[test]
 fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
-    let dir = std::env::temp_dir().join(format!("kessel-reload-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kessel_test_support::scratch("reload");
     copy_dir(&fixture(""), &dir);
     let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
     let mv = |hex: &str| {
@@ -482,8 +477,7 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
 /// word, instead of failing when the game first reads it.
 #[test]
 fn a_scenario_var_of_listed_words_refuses_another_word_at_load() {
-    let dir = std::env::temp_dir().join(format!("kessel-var-words-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kessel_test_support::scratch("var-words");
     copy_dir(&fixture(""), &dir);
     let init = dir.join("init.lua");
     let text = std::fs::read_to_string(&init).expect("read");
@@ -571,8 +565,7 @@ fn a_reload_that_cannot_play_the_game_in_progress_keeps_the_old_rules() {
         ),
     ];
     for (name, edit, said) in cases {
-        let dir = std::env::temp_dir().join(format!("kessel-reload-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = kessel_test_support::scratch(&format!("reload-{name}"));
         copy_dir(&fixture(""), &dir);
         // the scenario sets the variable the "var-retyped" rules read as another type
         let scenario = dir.join("scenario.toml");
@@ -627,8 +620,7 @@ fn a_reload_that_cannot_play_the_game_in_progress_keeps_the_old_rules() {
 /// (a profile, a flag, the editor) that the new declaration refuses stops the reload, naming it.
 #[test]
 fn a_reload_carries_only_the_option_values_the_new_declarations_admit() {
-    let dir = std::env::temp_dir().join(format!("kessel-reload-options-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kessel_test_support::scratch("reload-options");
     copy_dir(&fixture(""), &dir);
     let init = dir.join("init.lua");
     let original = std::fs::read_to_string(&init).expect("read");
@@ -675,8 +667,7 @@ fn a_reload_carries_only_the_option_values_the_new_declarations_admit() {
 #[cfg(unix)]
 #[test]
 fn links_back_up_a_ruleset_do_not_hang_its_save() {
-    let dir = std::env::temp_dir().join(format!("kessel-links-up-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = kessel_test_support::scratch("links-up");
     copy_dir(&fixture(""), &dir);
     for name in ["a", "b", "c"] {
         std::os::unix::fs::symlink("..", dir.join("rules").join(name)).expect("link");
@@ -1384,8 +1375,7 @@ fn broken_copy(
     edit: impl Fn(String) -> String,
     edit_sc: impl Fn(String) -> String,
 ) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kessel-lenient-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = kessel_test_support::scratch(&format!("lenient-{name}"));
     let map = std::fs::read_to_string(fixture("map.toml")).expect("map");
     std::fs::write(dir.join("map.toml"), edit(map)).expect("write map");
     let sc = std::fs::read_to_string(fixture("scenario.toml")).expect("scenario");

@@ -160,8 +160,7 @@ fn frames() {
 use kessel_test_support::copy_dir;
 
 fn reload_latency() {
-    let tmp = std::env::temp_dir().join(format!("kessel-reload-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = kessel_test_support::scratch("reload-bench");
     copy_dir(&workspace().join("scripts/pgg"), &tmp.join("scripts/pgg"));
     copy_dir(
         &workspace().join("scenarios/pgg"),

@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn map_lines_point_at_terrain_rows_and_written_hexes() {
-        let dir = std::env::temp_dir().join(format!("kessel-maplines-{}", std::process::id()));
+        let dir = kessel_test_support::scratch("maplines");
         std::fs::create_dir_all(&dir).expect("dir");
         let path = dir.join("map.toml");
         let text =

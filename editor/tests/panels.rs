@@ -208,7 +208,7 @@ fn link_tool_adds_a_railway_between_adjacent_hexes() {
 
 #[test]
 fn save_writes_nothing_until_the_map_changes_and_then_round_trips() {
-    let dir = std::env::temp_dir().join(format!("kessel-editor-save-{}", std::process::id()));
+    let dir = kessel_test_support::scratch("editor-save");
     std::fs::create_dir_all(&dir).expect("temp dir");
     for f in ["scenario.toml", "map.toml"] {
         std::fs::copy(fixture(f), dir.join(f)).expect("copy fixture");

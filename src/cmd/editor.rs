@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn a_save_opens_on_the_scenario_it_names_beside_it_first() {
-        let dir = std::env::temp_dir().join(format!("kessel-editor-load-{}", std::process::id()));
+        let dir = kessel_test_support::scratch("editor-load");
         std::fs::create_dir_all(&dir).expect("scratch folder");
         // a save written by the editor names its scenario relative to itself
         std::fs::write(dir.join("mine.toml"), "").expect("scenario");

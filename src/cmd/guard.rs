@@ -181,7 +181,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str, content: &[u8]) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("kessel-guard-{}", std::process::id()));
+        let dir = kessel_test_support::scratch(&format!("guard-{name}"));
         std::fs::create_dir_all(&dir).expect("scratch folder");
         let p = dir.join(name);
         std::fs::write(&p, content).expect("scratch file");

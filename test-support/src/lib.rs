@@ -3,7 +3,8 @@
 //!
 //! # Layout
 //! - [`copy_dir`]: a folder copied recursively.
-//! - [`scratch`]: an empty folder of its own for one test.
+//! - [`scratch`]: an empty folder of its own for one test, removed once its process has ended
+//!   (by the next test process).
 //! - [`toy_copy`]: a private copy of the core's toy ruleset and scenario.
 
 #![allow(clippy::unwrap_used)] // test support: a failure here is a broken test machine
@@ -32,13 +33,70 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// An empty folder for the test `name` in the system's temporary folder (emptied first: a test
-/// run starts from nothing even after an earlier run failed half-way).
+/// An empty folder for the test `name` (emptied first: a test run starts from nothing even after
+/// an earlier run failed half-way).
+///
+/// Every scratch folder of one test process lies in that process's own folder
+/// (`kessel-tests-<pid>` in the system's temporary folder), so test binaries running at once (two
+/// worktrees, `cargo test` and CI) never share one; the first call of a process removes the
+/// folders of test processes that have ended, so repeated runs do not fill the disk (they left
+/// some 2 GB a day of toy copies and campaign saves behind).
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kessel-{name}-{}", std::process::id()));
+    let dir = process_root().join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
     dir
+}
+
+const ROOT_PREFIX: &str = "kessel-tests-";
+
+/// This process's folder of scratch folders, made on first use after sweeping away those of ended
+/// processes.
+fn process_root() -> PathBuf {
+    static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let tmp = std::env::temp_dir();
+        sweep_ended(&tmp);
+        let root = tmp.join(format!("{ROOT_PREFIX}{}", std::process::id()));
+        std::fs::create_dir_all(&root).expect("mkdir");
+        root
+    })
+    .clone()
+}
+
+/// Removes the scratch roots in `tmp` whose process has ended. Where the system does not say which
+/// processes run (no `/proc`), a root is taken for ended once it is a day old.
+fn sweep_ended(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    let own = std::process::id();
+    let proc_fs = Path::new("/proc/self").exists();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(ROOT_PREFIX))
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == own {
+            continue;
+        }
+        let ended = if proc_fs {
+            !Path::new("/proc").join(pid.to_string()).exists()
+        } else {
+            e.metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > std::time::Duration::from_secs(24 * 3600))
+        };
+        if ended {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
 }
 
 /// A fresh copy of `core/tests/fixtures/toy` for the test `name`.
@@ -72,4 +130,38 @@ pub fn append_endless_loop(path: &Path) {
         format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
     )
     .expect("write the Lua file");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sweep_removes_only_the_roots_of_ended_processes() {
+        let tmp = scratch("sweep");
+        let own = tmp.join(format!("{ROOT_PREFIX}{}", std::process::id()));
+        // no process has this number (Linux's largest is 2^22)
+        let ended = tmp.join(format!("{ROOT_PREFIX}{}", u32::MAX - 1));
+        let other = tmp.join("kessel-notes-12");
+        for d in [&own, &ended, &other] {
+            std::fs::create_dir_all(d.join("inner")).expect("mkdir");
+        }
+        if !Path::new("/proc/self").exists() {
+            return; // the age rule cannot be tried on folders made a moment ago
+        }
+        sweep_ended(&tmp);
+        assert!(own.exists(), "a running process keeps its folder");
+        assert!(!ended.exists(), "an ended process's folder goes");
+        assert!(other.exists(), "a folder of another name stays");
+    }
+
+    #[test]
+    fn scratch_folders_are_empty_and_inside_the_process_root() {
+        let a = scratch("one");
+        std::fs::write(a.join("x"), "x").expect("write");
+        let again = scratch("one");
+        assert_eq!(a, again);
+        assert!(!again.join("x").exists(), "a scratch folder starts empty");
+        assert!(again.starts_with(process_root()));
+    }
 }
