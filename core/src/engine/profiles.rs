@@ -96,6 +96,20 @@ impl Engine {
                 ..Profile::default()
             });
         }
+        // a path written without its `.toml` (`profiles/wbc2011`): say the file that is there
+        let with_toml = PathBuf::from(format!("{}.toml", path.display()));
+        if Engine::is_profile_path(profile) && !path.exists() && with_toml.is_file() {
+            return Err(crate::error::LoadError::new(
+                &path,
+                None,
+                format!(
+                    "no such profile file; did you mean {}? (a profile given by its path is \
+                     written with its .toml; by its name, without a folder)",
+                    crate::script::display_path(&with_toml)
+                ),
+            )
+            .into());
+        }
         let text = crate::error::read_text(&path, &format!("profile `{profile}`"))?;
         Profile::parse(&path, &text, &self.ruleset().options)
     }
