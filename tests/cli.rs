@@ -318,6 +318,31 @@ fn rules_lists_options_and_diffs_profiles() {
     assert!(d.stdout.contains("2 of 3 options differ"), "{}", d.stdout);
 }
 
+/// The row of PGG's optional leader evacuation says that WBC09 #5 turns it off: under `wbc2009`
+/// with `--option leader_evacuation=true` the listing showed `true*` and a description of a rule
+/// that was not in force, with nothing on the row to say so.
+#[test]
+fn the_leader_evacuation_row_says_wbc09_5_overrides_it() {
+    let r = kessel(&[
+        "rules",
+        "scenarios/pgg/campaign.toml",
+        "--profile",
+        "wbc2009",
+        "--option",
+        "leader_evacuation=true",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let row = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("leader_evacuation "))
+        .expect("the option's row");
+    assert!(
+        row.contains("true*") && row.contains("never while wbc09_05_no_leader_evacuation is on"),
+        "{row}"
+    );
+}
+
 /// A profile path written without its `.toml` names the file that is there; it was "cannot read
 /// profile `…/open`: no such file or folder", beside the very file.
 #[test]
