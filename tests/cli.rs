@@ -279,6 +279,15 @@ fn a_gms_profile_for_kessels_own_copy_of_the_rules_lives_in_the_users_folder() {
         "{}",
         r.stderr
     );
+    // the refusal says where such a profile goes; it named only the copy's own profiles/ file,
+    // which the next version replaces
+    assert!(
+        r.stderr
+            .contains("a profile of your own is found by name in")
+            && r.stderr.contains("kessel/profiles/pgg"),
+        "{}",
+        r.stderr
+    );
     write(
         &home,
         "kessel/profiles/pgg/mine.toml",

@@ -79,11 +79,23 @@ impl Engine {
             } else {
                 format!("the ruleset has: {}", known.join(", "))
             };
+            // Kessel's own copy of the rules is replaced by the next version: a profile of one's
+            // own belongs in the user's folder, which the message names (it named only the
+            // copy's profiles/ file, a place to lose it)
+            let own = Engine::profile_folders(&self.ruleset_dir)
+                .get(1)
+                .map(|user| {
+                    format!(
+                        "; a profile of your own is found by name in {}, or give its path",
+                        crate::script::display_path(user)
+                    )
+                })
+                .unwrap_or_default();
             return Err(crate::error::LoadError::new(
                 &path,
                 None,
                 format!(
-                    "unknown profile `{profile}` ({listed}){}",
+                    "unknown profile `{profile}` ({listed}){}{own}",
                     crate::names::did_you_mean(profile, &known)
                 ),
             )
