@@ -445,6 +445,22 @@ fn rules_heads_the_listing_with_the_profiles_description() {
         "{}",
         r.stdout
     );
+    // an option flipped on top of the defaults: no longer every option at its default
+    let r = kessel(&[
+        "rules",
+        TOY,
+        "--profile",
+        "defaults",
+        "--option",
+        "stack_limit=3",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("ruleset toy — profile defaults + stack_limit=3\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

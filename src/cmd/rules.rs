@@ -105,8 +105,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // the profile's own description heads the listing: printed for the players, the list is
     // what is in force, and the description says whose rules they are
+    // (not the defaults' "every option at its default" once an --option has changed one)
+    let flipped = profile != options.profile;
     let described = engine
         .profile_arg()
+        .filter(|p| !(flipped && *p == kessel_core::options::DEFAULTS))
         .and_then(|p| engine.read_profile(p).ok())
         .map(|p| p.description)
         .filter(|d| !d.trim().is_empty());
