@@ -352,6 +352,26 @@ fn the_leader_evacuation_row_says_wbc09_5_overrides_it() {
     );
 }
 
+/// Where a `--profile` name is looked up, said alike by every command's help that names a
+/// folder: `info` said only "a name in the ruleset's profiles/ folder", though it finds a GM's
+/// profile in ~/kessel/profiles/<ruleset>/ as `check` and `rules` do.
+#[test]
+fn the_profile_help_names_both_folders_wherever_it_names_one() {
+    for cmd in ["check", "rules", "info", "query", "view"] {
+        let r = kessel(&[cmd, "--help"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with("--profile"))
+            .unwrap_or_default();
+        assert!(
+            line.contains("profiles/ folder") && line.contains("~/kessel/profiles/<ruleset>/"),
+            "{cmd}: {line}"
+        );
+    }
+}
+
 /// A profile path written without its `.toml` names the file that is there; it was "cannot read
 /// profile `…/open`: no such file or folder", beside the very file.
 #[test]
