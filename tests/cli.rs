@@ -279,6 +279,15 @@ fn a_gms_profile_for_kessels_own_copy_of_the_rules_lives_in_the_users_folder() {
         "{}",
         r.stderr
     );
+    // the refusal says where such a profile goes; it named only the copy's own profiles/ file,
+    // which the next version replaces
+    assert!(
+        r.stderr
+            .contains("a profile of your own is found by name in")
+            && r.stderr.contains("kessel/profiles/pgg"),
+        "{}",
+        r.stderr
+    );
     write(
         &home,
         "kessel/profiles/pgg/mine.toml",
@@ -316,6 +325,162 @@ fn rules_lists_options_and_diffs_profiles() {
     assert!(r.stdout.contains("T5"));
     let d = kessel(&["rules", TOY, "--profile", "standard", "--diff", "open"]);
     assert!(d.stdout.contains("2 of 3 options differ"), "{}", d.stdout);
+}
+
+/// The row of PGG's optional leader evacuation says that WBC09 #5 turns it off: under `wbc2009`
+/// with `--option leader_evacuation=true` the listing showed `true*` and a description of a rule
+/// that was not in force, with nothing on the row to say so.
+#[test]
+fn the_leader_evacuation_row_says_wbc09_5_overrides_it() {
+    let r = kessel(&[
+        "rules",
+        "scenarios/pgg/campaign.toml",
+        "--profile",
+        "wbc2009",
+        "--option",
+        "leader_evacuation=true",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let row = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("leader_evacuation "))
+        .expect("the option's row");
+    assert!(
+        row.contains("true*") && row.contains("never while wbc09_05_no_leader_evacuation is on"),
+        "{row}"
+    );
+}
+
+/// Where a `--profile` name is looked up, said alike by every command's help that names a
+/// folder: `info` said only "a name in the ruleset's profiles/ folder", though it finds a GM's
+/// profile in ~/kessel/profiles/<ruleset>/ as `check` and `rules` do.
+#[test]
+fn the_profile_help_names_both_folders_wherever_it_names_one() {
+    for cmd in ["check", "rules", "info", "query", "view"] {
+        let r = kessel(&[cmd, "--help"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with("--profile"))
+            .unwrap_or_default();
+        assert!(
+            line.contains("profiles/ folder") && line.contains("~/kessel/profiles/<ruleset>/"),
+            "{cmd}: {line}"
+        );
+    }
+}
+
+/// A profile path written without its `.toml` names the file that is there; it was "cannot read
+/// profile `…/open`: no such file or folder", beside the very file.
+#[test]
+fn a_profile_path_without_its_toml_names_the_file() {
+    let r = kessel(&[
+        "rules",
+        TOY,
+        "--profile",
+        "core/tests/fixtures/toy/profiles/open",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("did you mean core/tests/fixtures/toy/profiles/open.toml?"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&[
+        "rules",
+        TOY,
+        "--profile",
+        "core/tests/fixtures/toy/profiles/nothere",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(!r.stderr.contains("did you mean"), "{}", r.stderr);
+}
+
+/// A profile is named by its file's stem everywhere: a `name` under `[profile]` was shown by
+/// `check` and `rules` ("profile WBC 2011 final") while `simulate` and `--profile` used the stem.
+/// It is refused at its line now, saying which key there is.
+#[test]
+fn a_profile_name_key_is_refused_at_its_line() {
+    let dir = toy_copy("profile-name-key");
+    write(
+        &dir.join("profiles"),
+        "named.toml",
+        "[profile]\nname = \"Final\"\ndescription = \"x\"\n\n[options]\nwoods_double = false\n",
+    );
+    let scenario = dir.join("scenario.toml");
+    let r = kessel(&[
+        "rules",
+        scenario.to_str().expect("utf8"),
+        "--profile",
+        "named",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("named.toml:2:") && r.stderr.contains("unknown field `name`"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `kessel campaign` with no file says what to give, with the bundled campaign as the example;
+/// it was "give a campaign file (or --verify SAVE)", with nothing to copy.
+#[test]
+fn campaign_without_a_file_names_one_to_give() {
+    let r = kessel(&["campaign"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("e.g. `kessel campaign scenarios/pegasus-bridge/campaign.toml`"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&[
+        "campaign",
+        "scenarios/pegasus-bridge/campaign.toml",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "the example given plays: {}", r.stderr);
+}
+
+/// The listing a GM prints for the players names the profile with its own description; the head
+/// line was only "ruleset toy — profile open", the file's description left out.
+#[test]
+fn rules_heads_the_listing_with_the_profiles_description() {
+    let r = kessel(&["rules", TOY, "--profile", "open"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "ruleset toy — profile open: Open terrain variant: woods give no defence bonus, bigger stacks"
+    );
+    let r = kessel(&["rules", TOY, "--profile", "defaults"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("ruleset toy — profile defaults: every option at its default\n"),
+        "{}",
+        r.stdout
+    );
+    // an option flipped on top of the defaults: no longer every option at its default
+    let r = kessel(&[
+        "rules",
+        TOY,
+        "--profile",
+        "defaults",
+        "--option",
+        "stack_limit=3",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("ruleset toy — profile defaults + stack_limit=3\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -2058,6 +2223,46 @@ fn a_folder_in_place_of_a_lua_file_is_named_as_a_folder() {
     assert!(!r.stderr.contains("copied"), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&dir2);
+}
+
+/// A ruleset given as its `init.lua` (in a scenario's `ruleset`, or `--ruleset`) is answered with
+/// the folder to write. It was "no ruleset here (this folder has no init.lua …)" of the very
+/// init.lua, and, in a scenario, advice about copied scenarios' stale paths.
+#[test]
+fn a_ruleset_given_as_its_init_lua_is_answered_with_its_folder() {
+    let dir = toy_copy("ruleset-init-file");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(
+        &scenario,
+        text.replacen("ruleset = \".\"", "ruleset = \"init.lua\"", 1),
+    )
+    .expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("scenario.toml:3:")
+            && r.stderr.contains("names a file")
+            && r.stderr.contains("write `ruleset = \".\"`"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("copied"), "{}", r.stderr);
+    let init = dir.join("init.lua");
+    let r = kessel(&["odds", "3", "1", "--ruleset", init.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("a file, not a ruleset folder")
+            && r.stderr.contains(&format!("give {}", dir.display())),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("this folder has no init.lua"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A named pipe where a module belongs is named as what it is; it was "module not found", for a

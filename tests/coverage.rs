@@ -127,7 +127,9 @@ fn every_option_has_a_row() {
         let id = part.split('"').next().unwrap_or("");
         assert!(
             cases.contains(&format!("option {id}")),
-            "option {id} has no coverage row"
+            "option {id} has no coverage row: add a row `| option {id} | what it changes | \
+             `options.lua option:{id}` and where the rules read it | its test names | \
+             readings |` to docs/rules-coverage.md, beside the other options' rows"
         );
     }
 }

@@ -1,6 +1,6 @@
 //! The balance lab: `kessel simulate --out/--shard/--until-ci/--ai` and `kessel report`.
 
-use crate::util::{kessel, root, scratch};
+use crate::util::{kessel, root, scratch, toy_copy};
 use std::path::Path;
 
 const TOY: &str = "core/tests/fixtures/toy/scenario.toml";
@@ -94,6 +94,47 @@ fn shards_merge_to_exactly_one_run() {
             "{g}"
         );
     }
+}
+
+/// Two shards played with a profile file edited in between: the report names the profile and
+/// the option that differs. It said "another ruleset: toy (…), not toy (…)", since a ruleset's
+/// hash covers its profiles, and a GM who had only flipped a line of his profile was left to guess.
+#[test]
+fn report_names_the_profile_edited_between_two_shards() {
+    let dir = toy_copy("lab-profile-edited");
+    let scenario = dir.join("scenario.toml");
+    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    let run = |out: &Path, shard: &str| {
+        let r = kessel(&[
+            "simulate",
+            s(&scenario),
+            "--games",
+            "2",
+            "--profile",
+            "open",
+            "--shard",
+            shard,
+            "--out",
+            s(out),
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    };
+    run(&a, "1/2");
+    let profile = dir.join("profiles/open.toml");
+    let text = std::fs::read_to_string(&profile).expect("read");
+    assert!(text.contains("stack_limit = 3"), "{text}");
+    std::fs::write(&profile, text.replace("stack_limit = 3", "stack_limit = 4")).expect("write");
+    run(&b, "2/2");
+    let r = kessel(&["report", s(&a), s(&b)]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("profile `open` has other option values (stack_limit = 4 here, 3 there)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("another ruleset"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

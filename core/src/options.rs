@@ -115,8 +115,8 @@ struct ProfileFile {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct ProfileHeader {
-    #[serde(default)]
-    name: Option<String>,
+    // no `name`: a profile is named by its file's stem wherever it is chosen or shown (a `name`
+    // here was shown by `check` and `rules` while `simulate` and `--profile` used the stem)
     #[serde(default)]
     description: String,
 }
@@ -151,11 +151,10 @@ impl Profile {
             }
         })?;
         let mut p = Profile {
-            name: file.profile.name.unwrap_or_else(|| {
-                path.file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            }),
+            name: path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             description: file.profile.description,
             ..Profile::default()
         };

@@ -11,7 +11,7 @@
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The data format's name and version.
@@ -781,9 +781,37 @@ pub fn merge_into(into: &mut Data, other: Data) -> anyhow::Result<()> {
             a.scenario.hash
         );
     }
+    // a profile file edited between two runs changes the ruleset's hash too (its profiles are
+    // part of it): the profile and the options that differ are the cause to name, not "another
+    // ruleset: pgg (…), not pgg (…)"
+    let clash = b.profiles.iter().find_map(|p| {
+        let q = a.profiles.iter().find(|q| q.name == p.name)?;
+        let ids: BTreeSet<&String> = p.options.keys().chain(q.options.keys()).collect();
+        let differ: Vec<String> = ids
+            .into_iter()
+            .filter(|id| p.options.get(*id) != q.options.get(*id))
+            .map(|id| {
+                let shown = |v: Option<&Value>| v.map_or("unset".to_string(), Value::to_string);
+                format!(
+                    "{id} = {} here, {} there",
+                    shown(p.options.get(id)),
+                    shown(q.options.get(id))
+                )
+            })
+            .collect();
+        (!differ.is_empty()).then(|| (p.name.clone(), differ))
+    });
+    if let Some((name, differ)) = clash {
+        anyhow::bail!(
+            "profile `{name}` has other option values ({}): its file was changed between the \
+             runs; play them again under one version of it",
+            differ.join(", ")
+        );
+    }
     if a.ruleset.hash != b.ruleset.hash {
         anyhow::bail!(
-            "another ruleset: {} ({}), not {} ({})",
+            "another ruleset: {} ({}), not {} ({}): its files (rules, options or profiles) \
+             changed between the runs",
             b.ruleset.name,
             b.ruleset.hash,
             a.ruleset.name,
@@ -809,12 +837,9 @@ pub fn merge_into(into: &mut Data, other: Data) -> anyhow::Result<()> {
     }
     let mut profiles = a.profiles.clone();
     for p in &b.profiles {
-        match profiles.iter().find(|q| q.name == p.name) {
-            Some(q) if q.options != p.options => {
-                anyhow::bail!("profile `{}` has other option values", p.name)
-            }
-            Some(_) => {}
-            None => profiles.push(p.clone()),
+        // profiles of one name with other options were refused above
+        if !profiles.iter().any(|q| q.name == p.name) {
+            profiles.push(p.clone());
         }
     }
     if into.header.variations != other.header.variations {

@@ -52,7 +52,7 @@ opt("wbc09_15_interdiction_on_overrun_cost", false, "WBC09 #15",
 
 -- Optional rules --------------------------------------------------------------------------------
 opt("leader_evacuation", false, "10.4",
-  "Optional: once a turn a Soviet leader with no line of supply may be evacuated, returning next turn at X (2 a game)")
+  "Optional: once a turn a Soviet leader with no line of supply may be evacuated, returning next turn at X (2 a game); never while wbc09_05_no_leader_evacuation is on")
 opt("german_marginal_is_draw", false, "15",
   "Optional: a German Marginal Victory counts as a draw")
 opt("vp_bidding", false, "WBC09 sides",

@@ -17,7 +17,8 @@ use std::process::ExitCode;
 /// Arguments of `kessel campaign`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Campaign file (TOML: its games in order and what carries from one to the next).
+    /// Campaign file (TOML: its games in order and what carries from one to the next), or its
+    /// folder, e.g. scenarios/pegasus-bridge/campaign.toml; needed unless --verify is given.
     campaign: Option<PathBuf>,
     /// Campaign seed (each game's dice are derived from it).
     #[arg(long, default_value_t = crate::DEFAULT_SEED)]
@@ -85,7 +86,10 @@ fn run_campaign(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let Some(path) = &args.campaign else {
-        anyhow::bail!("give a campaign file (or --verify SAVE)");
+        anyhow::bail!(
+            "give a campaign file, e.g. `kessel campaign scenarios/pegasus-bridge/campaign.toml` \
+             (or --verify SAVE to replay a campaign save)"
+        );
     };
     let path = &crate::bundle::resolve(path)?;
     let path = &if path.is_dir() {

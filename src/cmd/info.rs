@@ -13,7 +13,8 @@ pub struct Args {
     /// Scenario file (TOML) or package (.kessel).
     #[arg(default_value = crate::DEFAULT_SCENARIO)]
     scenario: PathBuf,
-    /// Profile: a name in the ruleset's profiles/ folder, or a path.
+    /// Profile: a name of the ruleset's (in its profiles/ folder, or for Kessel's own copy of
+    /// the rules in ~/kessel/profiles/<ruleset>/), or a path.
     #[arg(long)]
     profile: Option<String>,
     #[command(flatten)]

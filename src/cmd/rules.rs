@@ -103,7 +103,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         say!("{n} of {} options differ", ruleset.options.len());
         return Ok(ExitCode::SUCCESS);
     }
-    say!("ruleset {} — profile {profile}", ruleset.name);
+    // the profile's own description heads the listing: printed for the players, the list is
+    // what is in force, and the description says whose rules they are
+    // (not the defaults' "every option at its default" once an --option has changed one)
+    let flipped = profile != options.profile;
+    let described = engine
+        .profile_arg()
+        .filter(|p| !(flipped && *p == kessel_core::options::DEFAULTS))
+        .and_then(|p| engine.read_profile(p).ok())
+        .map(|p| p.description)
+        .filter(|d| !d.trim().is_empty());
+    match described {
+        Some(d) => say!("ruleset {} — profile {profile}: {d}", ruleset.name),
+        None => say!("ruleset {} — profile {profile}", ruleset.name),
+    }
     // columns as wide as their longest entry, so string values line up too
     let id_w = ruleset
         .options

@@ -487,12 +487,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let target = if stderr_is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(0), target);
+    // drawn only once run_round has given it its length (a terminal's target is set there): at
+    // 0/0 games it drew a full bar
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
     bar.set_style(
         ProgressStyle::with_template(
             "{prefix:>10} [{bar:30}] {pos}/{len} games, {elapsed} ({eta} left)",
@@ -619,6 +616,10 @@ fn run_round(
         })
         .collect();
     bar.inc_length(jobs.len() as u64);
+    if bar.is_hidden() && stderr_is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar.tick();
+    }
     let games = play_jobs(args, profiles, cfgs, &jobs, workers, bar, gathered)?;
     for g in &games {
         if args.verbose {

@@ -598,6 +598,19 @@ fn load_rules(
 ) -> Result<ScriptHost, ScriptError> {
     let init = dir.join("init.lua");
     if !init.is_file() {
+        // a ruleset given as its init.lua (or another file in its folder) is answered with the
+        // folder to give; it was "this folder has no init.lua", of a file
+        if dir.is_file() {
+            let folder = dir
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            return Err(ScriptError::plain(format!(
+                "{}: a file, not a ruleset folder; a ruleset is the folder that holds its init.lua: give {}",
+                display_path(dir),
+                display_path(folder)
+            )));
+        }
         return Err(ScriptError::plain(format!(
             "{}: no ruleset here (this folder has no init.lua; a scenario names its ruleset folder with `ruleset = …` under [scenario])",
             display_path(dir)

@@ -79,11 +79,23 @@ impl Engine {
             } else {
                 format!("the ruleset has: {}", known.join(", "))
             };
+            // Kessel's own copy of the rules is replaced by the next version: a profile of one's
+            // own belongs in the user's folder, which the message names (it named only the
+            // copy's profiles/ file, a place to lose it)
+            let own = Engine::profile_folders(&self.ruleset_dir)
+                .get(1)
+                .map(|user| {
+                    format!(
+                        "; a profile of your own is found by name in {}, or give its path",
+                        crate::script::display_path(user)
+                    )
+                })
+                .unwrap_or_default();
             return Err(crate::error::LoadError::new(
                 &path,
                 None,
                 format!(
-                    "unknown profile `{profile}` ({listed}){}",
+                    "unknown profile `{profile}` ({listed}){}{own}",
                     crate::names::did_you_mean(profile, &known)
                 ),
             )
@@ -95,6 +107,20 @@ impl Engine {
                 description: "every option at its default".to_string(),
                 ..Profile::default()
             });
+        }
+        // a path written without its `.toml` (`profiles/wbc2011`): say the file that is there
+        let with_toml = PathBuf::from(format!("{}.toml", path.display()));
+        if Engine::is_profile_path(profile) && !path.exists() && with_toml.is_file() {
+            return Err(crate::error::LoadError::new(
+                &path,
+                None,
+                format!(
+                    "no such profile file; did you mean {}? (a profile given by its path is \
+                     written with its .toml; by its name, without a folder)",
+                    crate::script::display_path(&with_toml)
+                ),
+            )
+            .into());
         }
         let text = crate::error::read_text(&path, &format!("profile `{profile}`"))?;
         Profile::parse(&path, &text, &self.ruleset().options)

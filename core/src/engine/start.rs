@@ -291,6 +291,19 @@ fn no_ruleset_at(scenario: &Scenario) -> LoadError {
             ),
         );
     }
+    // `ruleset = "…/init.lua"`: the file the folder holds, not a copied scenario's stale path
+    if scenario.ruleset_dir.is_file() {
+        return LoadError::new(
+            &scenario.path,
+            Some(*line),
+            format!(
+                "`ruleset = \"{value}\"` names a file, {}; `ruleset` names the folder that holds \
+                 the ruleset's init.lua: write `ruleset = \"{}\"`",
+                display_path(&scenario.ruleset_dir),
+                ruleset_folder_value(value),
+            ),
+        );
+    }
     let folder = scenario
         .path
         .parent()
@@ -309,4 +322,14 @@ fn no_ruleset_at(scenario: &Scenario) -> LoadError {
             display_path(folder),
         ),
     )
+}
+
+/// What to write in `ruleset` for a value that names a file in the folder: the value without
+/// its last part (`../scripts/pgg/init.lua` → `../scripts/pgg`).
+fn ruleset_folder_value(value: &str) -> String {
+    match value.trim_end_matches('/').rsplit_once('/') {
+        Some((folder, _)) if !folder.is_empty() => folder.to_string(),
+        Some(_) => "/".to_string(),
+        None => ".".to_string(),
+    }
 }
