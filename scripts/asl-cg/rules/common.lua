@@ -426,6 +426,14 @@ end
 
 -- the units a unit stands with (same hex and level), itself included
 function C.level(u) return (u.vars and u.vars.level) or 0 end
+-- a building hex, which has upper-level Locations: one in a place of kind `building` or of a
+-- building terrain (a Factory among them)
+local BUILDING_TERRAIN = { wooden_building = true, stone_building = true, factory = true }
+function C.is_building(hex)
+  local p = kessel.map.place(hex)
+  if p and p.kind == "building" then return true end
+  return BUILDING_TERRAIN[kessel.map.terrain(hex)] == true
+end
 function C.same_location(u)
   local out = {}
   for _, o in ipairs(kessel.units.at(u.hex)) do
