@@ -828,6 +828,15 @@ S.block("commencement", function(a)
         .. table.concat(items, ", ") .. " (" .. USAGE .. ")")
     end
   end
+  -- "Once the side setting up first has completed its setup, the other side follows" [9.62022]:
+  -- the step does not end in a side's set-up turn (its Retained units, its HIP), which
+  -- `finish_setup` ends. Before, either side's end_step ended the step there, and the other side
+  -- never had its turn.
+  local t = M.turn()
+  if t then
+    return C.refuse(t.isolated and "9.62021" or "9.62022", "it is " .. turn_text(t)
+      .. ": finish_setup{} ends that turn, and the step ends once every set-up turn of 9.620 is over")
+  end
 end)
 
 -- each new Fortification with a Location becomes its marker: a foxhole in the open, a minefield

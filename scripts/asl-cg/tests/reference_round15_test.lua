@@ -267,6 +267,9 @@ kessel.test("case_9.62022_an_rg_recorded_for_a_setup_area_sets_up_there", functi
   end
   expect.eq(T.unit(squads[1]).hex, "H9")
   expect.eq(#kessel.units.hidden_from(squads[1]), 0, "set up on the map, it is seen")
+  -- its RG set up, the German's turn goes on (his Retained units) until he ends it [9.62022]
+  expect.eq(kessel.queries.ask("deciding_side"), "german")
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "german" })
   T.resolve()  -- 9.620
   T.replays()
 end)

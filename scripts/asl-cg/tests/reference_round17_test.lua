@@ -199,3 +199,23 @@ kessel.test("case_11.6052_a_gun_as_a_strategic_location_is_a_declared_option", f
   expect.eq(play(), "", "off: a Gun makes no Strategic Location in RB")
   expect.eq(play({ rb_strategic_guns_vehicles = true }), "E5", "on: the Gun's Location keeps its Control")
 end)
+
+-- [9.62022] "Once the side setting up first has completed its setup, the other side follows": the
+-- step does not end in a side's set-up turn; each side ends its own with finish_setup. Before,
+-- the British (setting up first on Day I) ended the step with end_step, and the German, who had
+-- Retained units to set up, never had his turn.
+kessel.test("case_9.62022_the_step_does_not_end_in_a_sides_set_up_turn", function()
+  day_i({ T.squad("b1", "british", "6-4-8", "D8", kept("B")), T.squad("g1", "german", "4-6-7", "H8", kept("A")) })
+  expect.eq(kessel.queries.ask("deciding_side"), "british")
+  local ok, r = kessel.act{ kind = "end_step", side = "british" }
+  expect.refused(ok, r, "9.62022", "it is the british setting up its non-Isolated Locations [9.62022]: finish_setup{} ends that turn")
+  for _, a in ipairs(kessel.legal()) do expect.truthy(a.kind ~= "end_step", "end_step is not offered in a set-up turn") end
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "british" })
+  ok, r = kessel.act{ kind = "end_step", side = "british" }
+  expect.refused(ok, r, "9.62022", "it is the german setting up its non-Isolated Locations")
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "german", unit = "g1", hex = "H9" })
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "german" })
+  T.resolve()
+  expect.eq(T.unit("g1").hex, "H9", "the German had his turn")
+  T.replays()
+end)
