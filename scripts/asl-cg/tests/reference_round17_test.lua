@@ -4,22 +4,23 @@
 local T = require("testing.cg")
 local expect = T.expect
 
--- a PB position at 9.619 (Day I, the British set up first) with British Setup Area B (D8 D9 D10,
--- D9 a stone building) and German Setup Area A (H8 H9)
+-- a PB position at 9.619 (Day I, the British set up first) with British Setup Area B (D8 D9 D10:
+-- the Chateau, D9 standing, D10 its rubble) and German Setup Area A (H8 H9)
 local function day_i(units, extra)
   local vars = { date = "day_i",
     setup_areas = { hexes = { D8 = "british", D9 = "british", D10 = "british", H8 = "german", H9 = "german" },
       areas = { british = { { id = "B", hexes = { "D8", "D9", "D10" } } }, german = { { id = "A", hexes = { "H8", "H9" } } } } } }
   for k, v in pairs(extra or {}) do vars[k] = v end
   T.setup{ step = "fortifications", units = units, vars = vars,
-    map = { terrain = { D9 = "stone_building" }, places = { { name = "Chateau", kind = "building", hexes = { "D9" } } } } }
+    map = { terrain = { D9 = "stone_building", D10 = "stone_rubble" }, places = { { name = "Chateau", kind = "building", hexes = { "D9", "D10" } } } } }
   T.resolve()  -- 9.619: on to 9.620
 end
 local function kept(area) return { vars = { reph = { status = "retained", area = area } } } end
 
 -- [9.62022] [9.605 EX] [9.6057] A Location is a hex and a level: an upper building level is one of
 -- the hex's Locations, so a Retained unit sets up in one of a building hex of its Setup Area, its
--- SW with it at that level. A level of a hex that is no building, a Cellar (PB's text names none)
+-- SW with it at that level. A level of a hex that is no building (a burnt one's rubble, 9.6094,
+-- among them), a Cellar (PB's text names none)
 -- and an upper level for a vehicle are refused, naming why. Before, `level` was passed over in
 -- silence: the unit went to the ground level, and one upstairs was brought down.
 kessel.test("case_9.62022_a_retained_unit_sets_up_in_an_upper_level_location", function()
