@@ -399,7 +399,20 @@ function M.validate_set_up_unit(a)
   end
   why = M.turn_problem(u.side, false, u.id)
   if why then return why end
-  return M.stacking_problem(u, a.hex, 0)
+  why = M.stacking_problem(u, a.hex, 0)
+  if why and M.room_in(u, hexes) then return why end
+  return nil
+end
+
+-- [A5.1] [9.6178] whether some ground-level Location of the hexes has room for the unit. An RG
+-- counter whose recorded Setup Area has none sets up over the limit (noted): the step waits for
+-- every RG counter, so one kept off the map would hold the RePh for good, and our text gives an RG
+-- recorded for a Setup Area no other way in (our reading).
+function M.room_in(u, hexes)
+  for _, h in ipairs(hexes or {}) do
+    if M.stacking_problem(u, h, 0) == nil then return true end
+  end
+  return false
 end
 
 kessel.action{
@@ -407,8 +420,11 @@ kessel.action{
   description = "set up an RG counter in the Setup Area recorded for its RG (9.6178)",
   validate = function(a) return (M.validate_set_up_unit(a)) end,
   apply = function(a)
+    local u = kessel.units.get(a.unit)
+    local over = M.stacking_problem(u, a.hex, 0)
     kessel.emit.place(a.unit, a.hex)
-    C.note("9.62022", a.unit .. " (RG) sets up in " .. a.hex)
+    C.note("9.62022", a.unit .. " (RG) sets up in " .. a.hex
+      .. (over and " over the stacking limit: no Location of its Setup Area has room for it (A5.1)" or ""))
   end,
   -- the area's first Location holding a unit of the RG (so a leader finds one), else its first,
   -- passing over those the unit would overstack [A5.1]

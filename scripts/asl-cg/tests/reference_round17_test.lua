@@ -220,3 +220,34 @@ kessel.test("case_9.62022_the_step_does_not_end_in_a_sides_set_up_turn", functio
   expect.eq(T.unit("g1").hex, "H9", "the German had his turn")
   T.replays()
 end)
+
+-- [A5.1] [9.6178] [9.62022] An RG counter sets up within the stacking limit where its recorded
+-- Setup Area has room; one whose area has none (here a one-hex area holding three squads) sets up
+-- over it, noted, rather than wait off the map: the step waits for every RG counter, so the RePh
+-- would never end (our reading: the text gives such an RG no other way in).
+kessel.test("case_9.62022_an_rg_counter_with_no_room_in_its_area_sets_up_over_the_limit", function()
+  local units = { T.squad("b1", "british", "6-4-8", "C3") }
+  for i = 1, 3 do units[#units + 1] = T.squad("g" .. i, "german", "4-6-7", "H8") end
+  T.setup{ step = "rg_purchase", units = units,
+    vars = { date = "day_i", cpp = { german = 20 },
+      setup_areas = { hexes = { H8 = "german", C3 = "british" },
+        areas = { german = { { id = "A", hexes = { "H8" } } }, british = { { id = "A", hexes = { "C3" } } } } } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", side = "german", rg = "I4", area = "A" })
+  T.resolve()  -- 9.617
+  kessel.inject_dice{ 3, 3, 1, 1, 1, 3, 3 }
+  T.resolve()  -- 9.618
+  T.resolve()  -- 9.619
+  local rec = kessel.game.var("rg_record")[1]
+  local ok, ev = kessel.act{ kind = "set_up_unit", side = "german", unit = rec.units[1], hex = "H8" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, rec.units[1] .. " (RG) sets up in H8 over the stacking limit: no Location of its Setup Area has room for it (A5.1)")
+  for _ = 1, 20 do
+    local a = nil
+    for _, x in ipairs(kessel.legal()) do if x.kind == "set_up_unit" then a = x; break end end
+    if not a then break end
+    expect.accepted(kessel.act(a))
+  end
+  expect.eq(#kessel.units.all{ side = "german", location = "pending" }, 0, "every RG counter is on the map")
+  T.resolve()  -- 9.620 ends
+  expect.eq(T.unit(rec.units[1]).hex, "H8")
+end)
