@@ -501,8 +501,8 @@ end
 -- many levels a building has is not on our map: any upper level of a building hex is taken.
 function M.level_problem(u, hex, level)
   if level == nil or level == 0 then return nil end
-  if type(level) ~= "number" or level ~= math.floor(level) then
-    return C.refuse("9.62022", "level is a Location level, a whole number (0, the ground level, if left out), not " .. shown(level))
+  if type(level) ~= "number" or level ~= math.floor(level) or level > 100 then
+    return C.refuse("9.62022", "level is a Location level, a whole number up to 100 (0, the ground level, if left out), not " .. shown(level))
   end
   if level < 0 then
     return C.refuse("9.62022", string.format("%s has no Cellar: PB's text names none (a Cellar is a Location only where a CG's SSR makes one)", hex))
