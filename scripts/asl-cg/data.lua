@@ -124,7 +124,7 @@ kessel.word_table{ id = "pb_reinforcements", rows = { "night_ii", "night_iii", "
 -- mines). No item is limited to the Night dates (the table has no such column: the German HIP
 -- limit at Dusk, note h, and the daytime HIP limit, note c, are checked with the purchase)
 kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2s", "foxhole_1s", "ap_mine", "at_mine",
-  "dummy", "hip_squad", "hip_hs", "hip_smc", "hip_counter", "san_increase", "starshell_increase" },
+  "question_mark", "hip_squad", "hip_hs", "hip_smc", "hip_counter", "san_increase", "starshell_increase" },
   columns = { "cost", "british_only" },
   cells = { { 3 }, { 2 }, { 1 }, { 1.5, true }, { 3, true }, { 1 }, { 3 }, { 2 }, { 1 }, { 5 }, { 10 }, { 10 } } }
 
@@ -169,6 +169,11 @@ kessel.constant("leader_hardens_to", { ["6+1"] = "7-0", ["7-0"] = "8-0", ["8-0"]
   ["9-0"] = "10-0", ["9-1"] = "9-2", ["9-2"] = "10-2", ["10-2"] = "10-3" })
 -- Inherent Portage Capacity [A4.42] and the escape/shift portage limits [9.606] [9.613]
 kessel.constant("ipc", { squad = 3, crew = 2, hs = 2, smc = 1 })
+-- The Personnel stacking limit of a side in one Location, each level of a hex its own [A5.1]: three
+-- squads or their equivalent (a HS or crew half of one, A5.5) and four SMC; A5.1 lets no set-up
+-- exceed it. Chapter A, outside our text, which names Overstacking (9.606) without its numbers: the
+-- ruleset's data. A vehicle's crew, a prisoner and Equipment are not counted (our reading).
+kessel.constant("stacking_limit", { squads = 3, smc = 4 })
 
 -- Scenario data for what the text leaves to charts we do not have -----------------------------
 kessel.scenario_var{ id = "date", type = "string", default = "dawn", description = "CG Date of the scenario just played [9.6121]" }

@@ -38,12 +38,22 @@ function A.strategic()
     if A.strategic_fortification(m) then add(m.hex, 0) end
   end
   for _, u in ipairs(C.on_map()) do
-    if (u.type == "gun" and not u.vars.malfunctioned and not u.vars.eliminated_ma)
-      or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u) and C.has_functioning_ma(u)) then
-      add(u.hex, C.level(u))
-    end
+    if A.strategic_unit(u) then add(u.hex, C.level(u)) end
   end
   return out
+end
+
+-- [9.605] the map marking's "G" and "V": a functioning Gun, a manned Immobile vehicle with
+-- functioning MA make their Location a Strategic Location in PB. RB's Strategic Locations are
+-- defined in its 11.2, outside our text: whether these make one there too is the option
+-- `rb_strategic_guns_vehicles` (off by default: RB reads only the map's `strategic` tags and the
+-- Fortifications, `RB.strategic_control`).
+kessel.option{ id = "rb_strategic_guns_vehicles", type = "bool", default = false, rule = "11.6052",
+  description = "RB: a functioning Gun or a manned Immobile vehicle with functioning MA makes a Strategic Location, as PB's 9.605 G and V (RB's 11.2 is not in our text)" }
+function A.strategic_unit(u)
+  if u.location ~= "map" then return false end
+  return (u.type == "gun" and not u.vars.malfunctioned and not u.vars.eliminated_ma)
+    or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u) and C.has_functioning_ma(u)) or false
 end
 
 -- who Controls a Location: its Control marker, else the only side with Personnel in it

@@ -137,7 +137,7 @@ function M.work(side, isolated)
   local st = A.stored()
   for _, u in ipairs(C.on_map(side)) do
     local why, area = M.retained_barrier(u, st)
-    if not why and #area.hexes > 1 and M.location_class(u, area) == isolated then return true end
+    if not why and M.could_move(u, area) and M.location_class(u, area) == isolated then return true end
   end
   local hip = M.hip_left(side)
   if next(hip) ~= nil then
@@ -203,7 +203,7 @@ function M.validate_set_up(a)
   if need then return need end
   if not P.SET_UP[a.item] then
     return C.refuse("9.62022", "`" .. shown(a.item) .. "` is not set up in a Location (those that are: "
-      .. table.concat(C.sorted_keys(P.SET_UP), ", ") .. "; \"?\" and HIP go with their units)")
+      .. table.concat(C.sorted_keys(P.SET_UP), ", ") .. "; HIP goes with its units, a \"?\" is not sold)")
   end
   if type(a.hex) ~= "string" or not kessel.hex.valid(a.hex) then
     return C.refuse("9.62022", "`" .. shown(a.hex) .. "` is not a hex of this map")
@@ -397,7 +397,22 @@ function M.validate_set_up_unit(a)
     end
     if not with then return C.refuse("9.6183", string.format("%s sets up with a unit of his RG: none is in %s", u.id, a.hex)) end
   end
-  return M.turn_problem(u.side, false, u.id)
+  why = M.turn_problem(u.side, false, u.id)
+  if why then return why end
+  why = M.stacking_problem(u, a.hex, 0)
+  if why and M.room_in(u, hexes) then return why end
+  return nil
+end
+
+-- [A5.1] [9.6178] whether some ground-level Location of the hexes has room for the unit. An RG
+-- counter whose recorded Setup Area has none sets up over the limit (noted): the step waits for
+-- every RG counter, so one kept off the map would hold the RePh for good, and our text gives an RG
+-- recorded for a Setup Area no other way in (our reading).
+function M.room_in(u, hexes)
+  for _, h in ipairs(hexes or {}) do
+    if M.stacking_problem(u, h, 0) == nil then return true end
+  end
+  return false
 end
 
 kessel.action{
@@ -405,24 +420,33 @@ kessel.action{
   description = "set up an RG counter in the Setup Area recorded for its RG (9.6178)",
   validate = function(a) return (M.validate_set_up_unit(a)) end,
   apply = function(a)
+    local u = kessel.units.get(a.unit)
+    local over = M.stacking_problem(u, a.hex, 0)
     kessel.emit.place(a.unit, a.hex)
-    C.note("9.62022", a.unit .. " (RG) sets up in " .. a.hex)
+    C.note("9.62022", a.unit .. " (RG) sets up in " .. a.hex
+      .. (over and " over the stacking limit: no Location of its Setup Area has room for it (A5.1)" or ""))
   end,
-  -- the area's first Location holding a unit of the RG (so a leader finds one), else its first
+  -- the area's first Location holding a unit of the RG (so a leader finds one), else its first,
+  -- passing over those the unit would overstack [A5.1]
   enumerate = function(side)
     local t = M.turn()
     if not t or t.isolated or (side and side ~= t.side) then return {} end
     local out = {}
     for _, w in ipairs(M.rg_waiting(t.side)) do
       local hexes = area_hexes(t.side, w.area) or {}
-      local pick = hexes[1]
+      local with, rest = {}, {}
       for _, h in ipairs(hexes) do
+        local has = false
         for _, o in ipairs(kessel.units.at(h)) do
-          if o.vars.rg == w.unit.vars.rg and not C.is_leader(o) and o.type ~= "sw" then pick = pick == hexes[1] and h or pick end
+          if o.vars.rg == w.unit.vars.rg and not C.is_leader(o) and o.type ~= "sw" then has = true end
         end
+        if has then with[#with + 1] = h else rest[#rest + 1] = h end
       end
-      local a = { kind = "set_up_unit", side = t.side, unit = w.unit.id, hex = pick }
-      if pick and M.validate_set_up_unit(a) == nil then out[#out + 1] = a end
+      for _, h in ipairs(rest) do with[#with + 1] = h end
+      for _, h in ipairs(with) do
+        local a = { kind = "set_up_unit", side = t.side, unit = w.unit.id, hex = h }
+        if M.validate_set_up_unit(a) == nil then out[#out + 1] = a; break end
+      end
     end
     return out
   end,
@@ -432,23 +456,108 @@ kessel.action{
 -- eligible Locations of the Setup Area each is Retained in", an Isolated one's only in its current
 -- Setup Area, in the side's turn for that class of Location; an Immobile vehicle stays in its
 -- Location (EXC, 9.6071), and so does a unit on a No Move counter [9.6058]. A unit left alone is
--- set up where 9.605-9.613 left it, a Location of its area. The set-up goes to the ground-level
--- Location of the hex (an upper-level Location is not offered: the Setup Areas are drawn by hex).
--- A unit already set up hidden with HIP stays (it was set up). Before, the Retained units could not
--- be set up at all: each stayed in the hex where the CG scenario ended. Not listed among the
--- choices (a unit by every hex of its area is a long list, and staying is a set-up too).
+-- set up where 9.605-9.613 left it, a Location of its area. A Location is a hex and a level: an
+-- upper building level is a Location of its own (9.605 EX's first level of Z15, 9.6057), so a unit
+-- may set up in one of a building hex of its area (`level`), unless that Location forms a Setup
+-- Area apart (the other side's, or another of its own: `A.area_at`); a unit Retained in such an
+-- upper-level area has that one Location. No Location is set up over the stacking limit [A5.1]
+-- (`M.stacking_problem`). A unit already set up hidden stays (it was set up). Before, the set-up
+-- always went to the ground level (a `level` sent was passed over in silence, and a unit upstairs
+-- was brought down), with no stacking check, and a unit Retained in an upper-level area was told
+-- it was Retained in no Setup Area. Not listed among the choices but at ground level (a unit by
+-- every Location of its area is a long list, and staying is a set-up too).
 
--- the ground-level Setup Area a unit on the map is Retained in (nil: none it may be set up in);
--- `st`, the stored 9.605 areas, when the caller has read them already (each read copies them all)
+-- the Setup Area a unit on the map is Retained in (nil: none it may be set up in), an upper-level
+-- one among them; `st`, the stored 9.605 areas, when the caller has read them already (each read
+-- copies them all)
 function M.retained_area(u, st)
   local r = u.vars.reph
   if u.location ~= "map" or type(r) ~= "table" or (r.status ~= "retained" and r.status ~= "isolated") or r.area == nil then return nil end
   st = st or A.stored()
   for _, area in ipairs(st and st.areas[u.side] or {}) do
-    if area.id == r.area and not area.level then return area end
+    if area.id == r.area then return area end
   end
   return nil
 end
+
+-- a Location as notes and refusals name it: "D8", "D8 level 1"
+local function location_text(hex, level)
+  if (level or 0) == 0 then return tostring(hex) end
+  return string.format("%s level %d", tostring(hex), level)
+end
+
+-- is the Location (hex, level) one of the side's Setup Area `area`?
+function M.area_holds(side, area, hex, level)
+  if area.level then return hex == area.hexes[1] and level == area.level end
+  local at = A.area_at(side, hex, level)
+  return at ~= nil and not at.level and at.id == area.id
+end
+
+-- is a Location the unit may set up in one that exists for it? A level is a whole number; an upper
+-- level only in a building hex, and only for Infantry and its SW (a vehicle or a Gun sets up at
+-- ground level: our reading, the text names Infantry/Weapon in upper levels, 9.6057); no Cellar in
+-- PB (a Cellar is a Location only where a CG's SSR makes one, B23.41, outside our text; PB's text
+-- names none, RB's 11.6057 names RB Cellars, but RB's set-up, 11.620 on, is not in our text). How
+-- many levels a building has is not on our map: any upper level of a building hex is taken.
+function M.level_problem(u, hex, level)
+  if level == nil or level == 0 then return nil end
+  if type(level) ~= "number" or level ~= math.floor(level) or level > 100 then
+    return C.refuse("9.62022", "level is a Location level, a whole number up to 100 (0, the ground level, if left out), not " .. shown(level))
+  end
+  if level < 0 then
+    return C.refuse("9.62022", string.format("%s has no Cellar: PB's text names none (a Cellar is a Location only where a CG's SSR makes one)", hex))
+  end
+  if not C.is_building(hex) then
+    return C.refuse("9.62022", string.format("%s is no building hex: its only Location is at ground level, not level %d", hex, level))
+  end
+  if not (C.is_personnel(u) or u.type == "sw") then
+    return C.refuse("9.62022", string.format("%s is a %s: it sets up at ground level, not level %d (upper levels hold Infantry and its Weapons, 9.6057)",
+      u.id, u.type, level))
+  end
+  return nil
+end
+
+-- [A5.1] would the unit set up in (hex, level) overstack it? Its side's Personnel there (not the
+-- unit itself, a vehicle's crew or a prisoner) with the unit, against the `stacking_limit` data: a
+-- refusal naming the count, else nil. A Location overstacked already refuses only what adds to it.
+function M.stacking_problem(u, hex, level)
+  if not C.is_personnel(u) or C.crewing(u) then return nil end
+  local limit = kessel.game.constant("stacking_limit")
+  local hs, smc = 0, 0
+  for _, o in ipairs(kessel.units.at(hex)) do
+    if o.id ~= u.id and o.side == u.side and C.level(o) == level and not o.vars.prisoner_of and not C.crewing(o) then
+      if C.is_smc(o) then smc = smc + 1 else hs = hs + C.hs_equiv(o) end
+    end
+  end
+  if C.is_smc(u) then
+    smc = smc + 1
+    if smc > limit.smc then
+      return C.refuse("9.62022", string.format("%s would hold %d SMC of the %s, over the stacking limit of %d SMC a Location (A5.1: no set-up exceeds it)",
+        location_text(hex, level), smc, u.side, limit.smc))
+    end
+  else
+    hs = hs + C.hs_equiv(u)
+    if hs > 2 * limit.squads then
+      return C.refuse("9.62022", string.format("%s would hold %s squad-equivalents of the %s, over the stacking limit of %d squads a Location (A5.1: no set-up exceeds it)",
+        location_text(hex, level), hs % 2 == 0 and tostring(hs // 2) or string.format("%.1f", hs / 2), u.side, limit.squads))
+    end
+  end
+  return nil
+end
+
+-- why a unit sets up hidden already and stays: set up with HIP bought in 9.619 (note b), or hidden
+-- by the scenario (its `hidden`: PB's hidden units are placed on the map in 9.602, so one still
+-- hidden here is the scenario's own; not HIP the side bought)
+function M.hidden_problem(u)
+  if #kessel.units.hidden_from(u.id) == 0 then return nil end
+  for _, f in ipairs(C.fortifications(u.side)) do
+    for _, id in ipairs(type(f.units) == "table" and f.units or {}) do
+      if id == u.id then return C.refuse("9.619", u.id .. " is set up hidden with HIP already (note b): it stays where it set up") end
+    end
+  end
+  return C.refuse("9.62022", u.id .. " is hidden by the scenario (its `hidden`), not with HIP bought in 9.619: it stays where the scenario set it up")
+end
+
 -- why a unit on the map may not be set up elsewhere in 9.620 (a refusal), else nil and its area
 -- (`st` as for `M.retained_area`)
 function M.retained_barrier(u, st)
@@ -462,7 +571,10 @@ function M.retained_barrier(u, st)
   end
   if u.vars.fixed then return C.refuse("9.6058", u.id .. " is on a No Move counter: it begins the CG scenario where it is") end
   local area = M.retained_area(u, st)
-  if area and #kessel.units.hidden_from(u.id) > 0 then return C.refuse("9.619", u.id .. " is set up hidden (HIP) already") end
+  if area then
+    local hidden = M.hidden_problem(u)
+    if hidden then return hidden end
+  end
   if not area then
     local r = u.vars.reph
     return C.refuse("9.62022", string.format("%s is Retained in no Setup Area of the %s it can be set up in (%s)", u.id, u.side,
@@ -472,8 +584,11 @@ function M.retained_barrier(u, st)
 end
 -- whether the unit sets up in the Isolated turn: its area is Isolated, or it is itself [9.62021]
 function M.location_class(u, area) return area.isolated == true or u.vars.isolated == true end
+-- whether the unit has another Location of its area to go to (a turn for its side): another hex,
+-- or the ground level of its own when it is upstairs
+function M.could_move(u, area) return not area.level and (#area.hexes > 1 or C.level(u) ~= 0) end
 
-local RETAINED_USAGE = "set_up_retained{ unit = <a Retained unit of yours on the map>, hex = <another Location of the Setup Area it is Retained in> }"
+local RETAINED_USAGE = "set_up_retained{ unit = <a Retained unit of yours on the map>, hex = <another Location of the Setup Area it is Retained in>, level = <0, the ground level, if left out> }"
 function M.validate_set_up_retained(a)
   local why = S.only_in("commencement", "9.62022")
   if why then return why end
@@ -489,14 +604,17 @@ function M.validate_set_up_retained(a)
   local area
   why, area = M.retained_barrier(u)
   if why then return why end
-  local inside = false
-  for _, h in ipairs(area.hexes) do if h == a.hex then inside = true end end
-  if not inside then
+  why = M.level_problem(u, a.hex, a.level)
+  if why then return why end
+  local level = a.level or 0
+  if not M.area_holds(u.side, area, a.hex, level) then
     return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
-      string.format("%s is not in Setup Area %s, which %s is Retained in", a.hex, tostring(area.id), u.id))
+      string.format("%s is not in Setup Area %s, which %s is Retained in", location_text(a.hex, level), tostring(area.id), u.id))
   end
-  if a.hex == u.hex and C.level(u) == 0 then return C.refuse("9.62022", u.id .. " is in " .. a.hex .. " already") end
-  return M.turn_problem(u.side, M.location_class(u, area), u.id)
+  if a.hex == u.hex and level == C.level(u) then return C.refuse("9.62022", u.id .. " is in " .. location_text(a.hex, level) .. " already") end
+  why = M.turn_problem(u.side, M.location_class(u, area), u.id)
+  if why then return why end
+  return M.stacking_problem(u, a.hex, level)
 end
 
 kessel.action{
@@ -505,15 +623,19 @@ kessel.action{
   validate = function(a) return (M.validate_set_up_retained(a)) end,
   apply = function(a)
     local u = kessel.units.get(a.unit)
-    local from = u.hex
+    local from = location_text(u.hex, C.level(u))
+    local level = a.level or 0
     kessel.emit.move(u.id, { a.hex })
-    if C.level(u) ~= 0 then kessel.emit.unit_var(u.id, "level", nil) end
     C.follow(u)
+    -- the unit and what it holds are at the Location's level (none kept at ground level)
+    for _, x in ipairs({ u, table.unpack(C.carried(u.id)) }) do
+      if C.level(x) ~= level then kessel.emit.unit_var(x.id, "level", level ~= 0 and level or nil) end
+    end
     C.note(M.location_class(u, M.retained_area(u)) and "9.62021" or "9.62022",
-      string.format("%s sets up in %s (from %s), in Setup Area %s", u.id, a.hex, from, tostring(u.vars.reph.area)))
+      string.format("%s sets up in %s (from %s), in Setup Area %s", u.id, location_text(a.hex, level), from, tostring(u.vars.reph.area)))
   end,
-  -- every Location of its Setup Area each Retained unit of the side in its set-up turn may go to,
-  -- so a player (the editor's choices, a unit's marked hexes) can set it up there
+  -- every ground-level Location of its Setup Area each Retained unit of the side in its set-up
+  -- turn may go to, so a player (the editor's choices, a unit's marked hexes) can set it up there
   enumerate = function(side)
     local t = M.turn()
     if not t or (side and side ~= t.side) then return {} end
@@ -556,10 +678,33 @@ function M.hip_left(side)
   return out
 end
 
+-- [9.619] note b's "50* MTR": the text names the German RG's light mortar so (the 9.6182 EX calls
+-- the LT.MTR column's weapon a "50* MTR"): the ruleset's `LtMTR`. Whether the British 51 MTR (the
+-- 2-in.) is one the text does not say: the option `hip_mortar_51mm`, off by default (the text's
+-- own weapon only). Nor does it say whether that mortar sets up beside the SW the unit takes up to
+-- its IPC or only instead of them ("... up to the legal IPC ... or one 50* MTR SW per MMC"): the
+-- option `hip_mortar_beyond_ipc`, on by default (beside them, beyond the IPC).
+kessel.option{ id = "hip_mortar_51mm", type = "bool", default = false, rule = "9.619",
+  description = "HIP note b: a British 51 MTR sets up hidden as the note's one 50* MTR per MMC (the text names the German 50mm only)" }
+kessel.option{ id = "hip_mortar_beyond_ipc", type = "bool", default = true, rule = "9.619",
+  description = "HIP note b: the one 50* MTR per MMC sets up hidden beside the SW taken up to the IPC (off: only instead of them)" }
+function M.hip_mortar(w)
+  if w.type ~= "sw" or type(w.face) ~= "table" then return false end
+  if w.face.weapon == "LtMTR" then return true end
+  return w.face.weapon == "51 MTR" and kessel.game.option("hip_mortar_51mm") == true
+end
+-- the options' reading, for the note of a set-up that took a mortar by it
+local function mortar_reading()
+  return string.format("note b's 50* MTR read as %s, %s the SW up to the IPC (options hip_mortar_51mm, hip_mortar_beyond_ipc)",
+    kessel.game.option("hip_mortar_51mm") and "the German LtMTR or the British 51 MTR" or "the German LtMTR",
+    kessel.game.option("hip_mortar_beyond_ipc") and "beside" or "instead of")
+end
+
 -- the SW that set up hidden with a HIP unit [9.619] note b: up to its IPC, to which the leaders
 -- of its side in its Location lend their spare IPC when it is an MMC ("leaders may lend their IPC
--- to a MMC"; a leader lends to one MMC a CG Date: var `hip_ipc_lent`), and beyond it one light
--- mortar per MMC; the rest sets up in sight, in the Location. Returns the leaders that lent too.
+-- to a MMC"; a leader lends to one MMC a CG Date: var `hip_ipc_lent`), or one 50* MTR per MMC
+-- (`M.hip_mortar`, beside those or instead of them by the option); the rest sets up in sight, in
+-- the Location. Returns the leaders that lent too, and the mortar taken beyond the IPC (or nil).
 local function hidden_with(u)
   local ipc = kessel.game.constant("ipc")
   local cap = C.is_smc(u) and ipc.smc or ((u.type == "crew" or C.is_hs(u)) and ipc.hs or ipc.squad)
@@ -578,20 +723,26 @@ local function hidden_with(u)
       end
     end
   end
-  local with, left, mortar = {}, {}, C.is_mmc(u)
+  local with, left, mortar = {}, {}, nil
   local held = C.possessed(u.id)
   table.sort(held, function(x, y) return x.id < y.id end)
   for _, w in ipairs(held) do
     local pp = (w.face and w.face.pp) or 0
     if w.type == "sw" and pp <= cap then
       with[#with + 1] = w.id; cap = cap - pp
-    elseif w.type == "sw" and mortar and w.face and w.face.weapon == "LtMTR" then
-      with[#with + 1] = w.id; mortar = false
+    elseif mortar == nil and C.is_mmc(u) and M.hip_mortar(w) then
+      mortar = w.id
     else
       left[#left + 1] = w.id
     end
   end
-  return with, left, lenders
+  -- the one 50* MTR beyond the IPC: beside the SW taken, or (option off) only as the unit's one SW
+  if mortar and (kessel.game.option("hip_mortar_beyond_ipc") or #with == 0) then
+    with[#with + 1] = mortar
+  elseif mortar then
+    left[#left + 1] = mortar; mortar = nil
+  end
+  return with, left, lenders, mortar
 end
 
 local HIP_USAGE = "set_up_hip{ unit = <a unit of yours on the map, for which you bought HIP on this CG Date> }"
@@ -636,7 +787,7 @@ kessel.action{
       end
     end
     kessel.emit.var("fortifications_" .. u.side, list, { secret_to = u.side })
-    local with, left, lenders = hidden_with(u)
+    local with, left, lenders, mortar = hidden_with(u)
     for _, id in ipairs(lenders) do kessel.emit.unit_var(id, "hip_ipc_lent", date) end
     kessel.emit.hide(u.id)
     kessel.emit.unit_var(u.id, "hidden", true)
@@ -647,9 +798,10 @@ kessel.action{
     -- a SW beyond what sets up hidden with it sets up in sight, on its own: still possessed, it
     -- would name the hidden unit in every view
     for _, id in ipairs(left) do kessel.emit.unit_var(id, "possessed_by", nil) end
-    C.note("9.619", string.format("%s sets up HIP in %s (%s)%s%s%s", u.id, u.hex, item,
+    C.note("9.619", string.format("%s sets up HIP in %s (%s)%s%s%s%s", u.id, u.hex, item,
       #with > 0 and (", with " .. table.concat(with, ", ")) or "",
       #lenders > 0 and (" (IPC lent by " .. table.concat(lenders, ", ") .. ")") or "",
+      mortar and ("; " .. mortar .. " beyond its IPC as its one 50* MTR (" .. mortar_reading() .. ")") or "",
       #left > 0 and ("; " .. table.concat(left, ", ") .. " beyond its IPC set up in sight, unpossessed (note b)") or ""), { secret_to = u.side })
   end,
   enumerate = function(side)
@@ -691,6 +843,15 @@ S.block("commencement", function(a)
       return C.refuse("9.62022", "the " .. side .. " sets up its new Fortifications before the step ends: "
         .. table.concat(items, ", ") .. " (" .. USAGE .. ")")
     end
+  end
+  -- "Once the side setting up first has completed its setup, the other side follows" [9.62022]:
+  -- the step does not end in a side's set-up turn (its Retained units, its HIP), which
+  -- `finish_setup` ends. Before, either side's end_step ended the step there, and the other side
+  -- never had its turn.
+  local t = M.turn()
+  if t then
+    return C.refuse(t.isolated and "9.62021" or "9.62022", "it is " .. turn_text(t)
+      .. ": finish_setup{} ends that turn, and the step ends once every set-up turn of 9.620 is over")
   end
 end)
 

@@ -426,6 +426,18 @@ end
 
 -- the units a unit stands with (same hex and level), itself included
 function C.level(u) return (u.vars and u.vars.level) or 0 end
+-- a building hex, which has upper-level Locations: one of a building terrain (a Factory among
+-- them), or in a place of kind `building` unless a fire has left rubble or shellholes there
+-- (9.6094 rubbles every Location of a burnt building down to its ground level)
+local BUILDING_TERRAIN = { wooden_building = true, stone_building = true, factory = true }
+local RUINS = { wooden_rubble = true, stone_rubble = true, shellholes = true }
+function C.is_building(hex)
+  local t = kessel.map.terrain(hex)
+  if BUILDING_TERRAIN[t] then return true end
+  if RUINS[t] then return false end
+  local p = kessel.map.place(hex)
+  return p ~= nil and p.kind == "building"
+end
 function C.same_location(u)
   local out = {}
   for _, o in ipairs(kessel.units.at(u.hex)) do

@@ -10,7 +10,7 @@ local C = require("rules.common")
 local ORDER = { "end_step", "start_refit", "climb_place", "melee_outcome", "escape", "repossess", "buy_rg",
   "buy_fortification", "smc_outside_perimeter", "idle_day", "shift", "prisoner", "hero_harden", "remove_fortification",
   "deploy", "promote", "keep_hs", "mg_exchange", "retain_set_dc", "harden_order", "set_up_fortification",
-  "finish_setup", "set_up_hip", "set_up_unit" }
+  "finish_setup", "set_up_hip", "set_up_unit", "set_up_retained" }
 local PARAMS = {
   end_step = { pb = "9.6", rb = "11.6" },
   start_refit = { pb = "9.6", rb = "11.6", "initial" },
@@ -32,6 +32,7 @@ local PARAMS = {
   finish_setup = { pb = "9.62021" },
   set_up_hip = { pb = "9.619", "unit" },
   set_up_unit = { pb = "9.62022", "unit", "hex" },
+  set_up_retained = { pb = "9.62022", "unit", "hex", "level" },
   smc_outside_perimeter = { rb = "11.6059", "unit" },
   retain_set_dc = { rb = "11.6073", "unit" },
   remove_fortification = { rb = "11.615", "marker" },

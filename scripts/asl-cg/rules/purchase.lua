@@ -361,8 +361,26 @@ function P.location_problem(side, item, hex, level)
   return nil
 end
 
+-- Why a purchase item the table lists is not sold, or an old name is none (nil: it is sold). The
+-- table prices a "?" (item `question_mark`) and 9.602 takes "?" off the map at the next RePh, but
+-- our text never says what one buys in the set-up of 9.620: which unit or stack it conceals, in
+-- what terrain, seen how by the other side (concealment is A12, outside our text). Refused, so no
+-- FPP is spent on a counter nothing places, at purchase and in a scenario's record alike. Its old
+-- name `dummy` (the text's Dummy is a Dummy stack or cloaking counter, 9.602) is refused naming
+-- the new one, in both CGs' records. Before, a record of `dummy` passed the check.
+function P.item_problem(item)
+  if item == "dummy" then
+    return "`dummy` is no longer an item: the text's \"?\" is item `question_mark` (a Dummy in the text is a Dummy stack or cloaking counter, 9.602)"
+  end
+  if item == "question_mark" then
+    return "a \"?\" (item question_mark) is priced at 1 FPP, but our text does not say what it does in the "
+      .. "set-up of 9.620 (which unit or stack it conceals, and where: A12 is outside our text); it is not sold"
+  end
+  return nil
+end
+
 -- the `item` names of the purchase table (word table `fortification_costs`)
-P.FORT_ITEMS = { "foxhole_3s", "foxhole_2s", "foxhole_1s", "ap_mine", "at_mine", "dummy", "hip_squad", "hip_hs", "hip_smc",
+P.FORT_ITEMS = { "foxhole_3s", "foxhole_2s", "foxhole_1s", "ap_mine", "at_mine", "question_mark", "hip_squad", "hip_hs", "hip_smc",
   "hip_counter", "san_increase", "starshell_increase" }
 function P.validate_fort(a)
   local why = S.only_in("fortifications", "9.619")
@@ -371,19 +389,14 @@ function P.validate_fort(a)
   if side ~= "german" and side ~= "british" then return C.refuse("9.619", "side is german or british") end
   local need = C.missing(a, "9.619", { "item" }, "buy_fortification{ item = <an item of the purchase table>, count = <how many, 1 if left out>, hex = <where, for a Fortification set up in a Setup Area> }")
   if need then return need end
+  -- the "?" is named as the text names it, `question_mark`; `dummy`, its old name, is refused
+  -- naming the new one (a Dummy in the text is a Dummy stack or cloaking counter [9.602], not this)
+  local why_not = P.item_problem(a.item)
+  if why_not then return C.refuse("9.619", why_not) end
   local ok, cost = pcall(kessel.tables.cell, "fortification_costs", a.item or "", "cost")
   if not ok then
     return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table (items: "
       .. table.concat(P.FORT_ITEMS, ", ") .. ")")
-  end
-  -- the table prices a "?" (item `dummy`) and 9.602 takes "?" off the map at the next RePh, but
-  -- our text never says what one buys in the set-up of 9.620: which unit or stack it conceals, in
-  -- what terrain, seen how by the other side (concealment is A12, outside our text). Refused, so
-  -- no FPP is spent on a counter nothing places. Before, it was bought and recorded, and never
-  -- placed.
-  if a.item == "dummy" then
-    return C.refuse("9.619", "a \"?\" (item dummy) is priced at 1 FPP, but our text does not say what it does in the "
-      .. "set-up of 9.620 (which unit or stack it conceals, and where: A12 is outside our text); it is not sold")
   end
   local n = a.count or 1
   if type(n) ~= "number" or n < 1 or n ~= math.floor(n) then

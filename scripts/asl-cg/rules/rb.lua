@@ -33,12 +33,20 @@ RB.counts_as_mmc = counts_as_mmc
 -- a Control marker that marks a Strategic Location [11.6052]: one in a hex tagged `strategic` or
 -- holding a Fortification as PB's 9.605 counts one (`A.strategic_fortification`: not a still-hidden
 -- one, nor a roadblock on a hexside; the ruleset's reading of the Strategic Locations, which RB
--- defines in 11.2, not in our text), or any the players placed, as 11.6052 has them placed in
--- Strategic Locations only; not one the rules made for a type C area's Location [11.6062]
+-- defines in 11.2, not in our text), or, with the option `rb_strategic_guns_vehicles`, a Gun or
+-- vehicle in its Location as 9.605 counts one (`A.strategic_unit`); or any the players placed, as
+-- 11.6052 has them placed in Strategic Locations only; not one the rules made for a type C area's
+-- Location [11.6062]
 function RB.strategic_control(m)
   for _, tag in ipairs(kessel.map.tags(m.hex)) do if tag == "strategic" then return true end end
   for _, x in ipairs(kessel.markers.at(m.hex)) do
     if x.hex == m.hex and A.strategic_fortification(x) then return true end
+  end
+  if kessel.game.option("rb_strategic_guns_vehicles") then
+    local level = type(m.value) == "table" and m.value.level or 0
+    for _, u in ipairs(kessel.units.at(m.hex)) do
+      if C.level(u) == level and A.strategic_unit(u) then return true end
+    end
   end
   return not (type(m.value) == "table" and m.value.made == "11.6062")
 end

@@ -525,6 +525,8 @@ function S.located_record_problems()
   -- CG Date, the side's own
   local dates = {}
   for _, d in ipairs(kessel.game.constant(C.pb() and "pb_dates" or "rb_days")) do dates[d] = true end
+  -- read when a scenario is checked, once every rule is loaded (purchase.lua requires this file)
+  local P = require("rules.purchase")
   for _, side in ipairs(sides) do
     local key = "fortifications_" .. side
     local list = C.var(key)
@@ -535,6 +537,8 @@ function S.located_record_problems()
         local item = type(f) == "table" and f.item or nil
         if type(f) ~= "table" then
           put(key, string.format("[9.619] %s[%d] is not a Fortification purchase", key, i))
+        elseif P.item_problem(item) then
+          put(key, string.format("[9.619] %s[%d]: %s", key, i, P.item_problem(item)))
         elseif not (type(item) == "string" and pcall(kessel.tables.cell, "fortification_costs", item, "cost")) then
           put(key, string.format("[9.619] %s[%d]: no Fortification `%s` on the purchase table", key, i, shown(item)))
         elseif f.count ~= nil and (not whole(f.count) or f.count < 1) then

@@ -68,9 +68,12 @@ function T.setup(spec)
     local hidden = type(m.value) == "table" and m.value.hidden == true or nil
     markers[#markers + 1] = { kind = m.kind, side = m.side, at = m.hex, other = m.other, value = m.value, hidden_from = hidden }
   end
+  -- the module, and the readings a test sets (`options = { hip_mortar_51mm = true }`)
+  local options = { module = spec.module or "pb" }
+  for k, v in pairs(spec.options or {}) do options[k] = v end
   kessel.setup{ map = map, units = spec.units or {}, markers = markers, vars = vars,
     mode = not spec.main and (spec.module == "rb" and "refit_rb" or "refit") or nil, step = spec.step or (spec.main and "scenario" or (spec.module == "rb" and "markers" or "melee")),
-    options = { module = spec.module or "pb" }, turn = 1, last_turn = 1, seed = spec.seed or 1 }
+    options = options, turn = 1, last_turn = 1, seed = spec.seed or 1 }
 end
 
 function T.unit(id) return kessel.units.get(id) end

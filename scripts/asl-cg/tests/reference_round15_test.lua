@@ -259,13 +259,17 @@ kessel.test("case_9.62022_an_rg_recorded_for_a_setup_area_sets_up_there", functi
   ok, r = kessel.act{ kind = "set_up_unit", side = "british", unit = squads[1], hex = "H8" }
   -- still hidden from the British: to them it is no unit (the words an unknown id gets)
   expect.refused(ok, r, "9.62022", squads[1] .. " is no RG counter waiting to set up")
-  for _, id in ipairs(squads) do expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = id, hex = "H9" }) end
+  -- three squads a Location [A5.1]: the fourth goes to H8, beside g1
+  for i, id in ipairs(squads) do expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = id, hex = i < 4 and "H9" or "H8" }) end
   expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = leader, hex = "H9" })
   for _, id in ipairs(rec.made) do
     if T.unit(id).location == "pending" then expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = id, hex = "H9" }) end
   end
   expect.eq(T.unit(squads[1]).hex, "H9")
   expect.eq(#kessel.units.hidden_from(squads[1]), 0, "set up on the map, it is seen")
+  -- its RG set up, the German's turn goes on (his Retained units) until he ends it [9.62022]
+  expect.eq(kessel.queries.ask("deciding_side"), "german")
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "german" })
   T.resolve()  -- 9.620
   T.replays()
 end)

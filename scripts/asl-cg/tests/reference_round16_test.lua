@@ -33,12 +33,12 @@ end)
 kessel.test("case_9.619_a_question_mark_is_not_sold", function()
   T.setup{ step = "fortifications", units = { T.squad("b", "british", "6-4-8", "D8") },
     vars = { date = "day_i", fpp = { british = 3 } } }
-  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "dummy" }
-  expect.refused(ok, r, "9.619", "a \"?\" (item dummy) is priced at 1 FPP, but our text does not say what it does in the set-up of 9.620")
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "question_mark" }
+  expect.refused(ok, r, "9.619", "a \"?\" (item question_mark) is priced at 1 FPP, but our text does not say what it does in the set-up of 9.620")
   expect.eq(T.C.fpp("british"), 3, "no FPP spent")
   expect.eq(#T.C.fortifications("british"), 0, "nothing recorded")
   for _, a in ipairs(kessel.legal()) do
-    expect.truthy(not (a.kind == "buy_fortification" and a.item == "dummy"), "a \"?\" is not offered")
+    expect.truthy(not (a.kind == "buy_fortification" and a.item == "question_mark"), "a \"?\" is not offered")
   end
 end)
 
