@@ -284,14 +284,14 @@ impl MapView {
     /// Markers as small tags down the left side of their hex, inside it
     /// ([`pieces::marker_column`]), one per marker, labelled with the initials of their kind (an
     /// `air_interdiction` marker reads "AI"), a marker's value on a dark tag under it.
-    /// `stars`: the VP stars drawn on stacks (hex, centre, radius), which the chips of their hexes
-    /// keep clear of.
+    /// `tops`: the stacks drawn (see [`super::StackTop`]), whose VP stars and values lines the
+    /// chips of their hexes keep clear of.
     pub(super) fn draw_markers(
         &self,
         painter: &Painter,
         map: &Map,
         markers: &[Marker],
-        stars: &[(Hex, Pos2, f32)],
+        tops: &[super::StackTop],
     ) {
         let z = self.zoom;
         let view = self.canvas.expand(z * 2.0);
@@ -310,11 +310,10 @@ impl MapView {
                     (wanted, spots)
                 }
                 None => {
-                    let star = (stars.iter())
-                        .find(|(at, _, _)| at == h)
-                        .map(|&(_, c, r)| (paint::point(c), r));
+                    let top = tops.iter().find(|(at, _, _)| at == h);
+                    let star = top.and_then(|t| t.1);
                     let tags: Vec<bool> = group.iter().map(|(_, v)| v.is_some()).collect();
-                    pieces::marker_column(c, z, wanted, &tags, star)
+                    pieces::marker_column(c, z, wanted, &tags, star, top.map(|t| t.2))
                 }
             };
             for ((m, value), at) in group.iter().zip(spots) {
