@@ -141,3 +141,25 @@ fn a_second_save_writes_over_the_change_on_disk() {
     assert!(h.state().disk_ahead.paths.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A cut map's name says the range it was cut to; resized, that range was stale and nothing in
+/// the editor renamed the map.
+#[test]
+fn the_map_is_renamed_under_map_data() {
+    let dir = toy_copy("walk-map-name");
+    let mut h = toy_harness(&dir);
+    h.get_by_label("Map data").click();
+    h.run();
+    h.get_by_label("map name").click();
+    h.run();
+    h.get_by_label("map name").type_text(" (cut)");
+    h.run();
+    let name = h.state().doc.map.name.clone();
+    assert!(
+        name.contains(" (cut)") && name.len() > "Toy valley".len(),
+        "{name}"
+    );
+    h.state_mut().apply(vec![EditorCommand::Undo]);
+    assert_eq!(h.state().doc.map.name, "Toy valley", "one undo step");
+    let _ = std::fs::remove_dir_all(&dir);
+}
