@@ -445,6 +445,7 @@ impl EditorApp {
             .session
             .as_ref()
             .map_or(crate::play::MOVE_HELP, |s| s.click_help());
+        let tool_before = self.palette.tool;
         egui::Panel::left("palette")
             .resizable(false)
             .exact_size(190.0)
@@ -452,6 +453,10 @@ impl EditorApp {
                 self.palette
                     .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
             });
+        // the last one picked takes the clicks: a tool, or a place's (area's, tag's) edit hexes
+        if self.palette.tool != tool_before {
+            self.map_data.target = None;
+        }
         if self.palette.mode != mode_before {
             self.ensure_session();
         }

@@ -53,6 +53,21 @@ fn edit_hexes_takes_the_click_whatever_tool_is_picked() {
     );
     assert_eq!(map.features, features, "no link drawn");
     assert!(h.state().palette.link_from.is_none(), "no link started");
+    // a tool picked afterwards takes the clicks again: the last one picked wins
+    h.get_by_label("Paint terrain").click();
+    h.run();
+    assert!(h.state().map_data.target.is_none(), "edit hexes is off");
+    h.get_by_label("clear").click();
+    h.run();
+    let places = h.state().doc.map.places.clone();
+    click_hex(&mut h, "0301");
+    assert_eq!(h.state().doc.map.places, places, "painted, not marked");
+    assert!(h
+        .state()
+        .doc
+        .history
+        .undo_label()
+        .is_some_and(|l| l.starts_with("paint")));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
