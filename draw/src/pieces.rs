@@ -230,10 +230,19 @@ pub const MARKER_TAG: f32 = 0.35;
 /// The top-left corner of the tag (`tag_w` wide) that shows the value of the marker chip of side
 /// `chip` centred on `at`: under the chip, centred on it, but never past its right edge, so a
 /// value wider than the chip runs out to the left, away from the counters (and a VP star on a
-/// stack's left edge) rather than onto them.
-pub fn marker_tag_min(at: Point, chip: f32, tag_w: f32) -> Point {
+/// stack's left edge) rather than onto them; yet never out of the chip's hex (`hex`: centre and
+/// radius, for a chip of a hex's column): a wide value ran onto the neighbour to the left, and
+/// runs right, over its own hex, as far as it must.
+pub fn marker_tag_min(at: Point, chip: f32, tag_w: f32, hex: Option<(Point, f32)>) -> Point {
     let past = ((tag_w - chip) / 2.0).max(0.0);
-    Point::new(at.x - tag_w / 2.0 - past, at.y + chip / 2.0)
+    let top = at.y + chip / 2.0;
+    let mut x = at.x - tag_w / 2.0 - past;
+    if let Some((c, size)) = hex {
+        let bottom = top + MARKER_TAG / MARKER_CHIP * chip;
+        let reach = (top - c.y).abs().max((bottom - c.y).abs());
+        x = x.max(c.x - size + reach / 3f32.sqrt() + 0.04 * size);
+    }
+    Point::new(x, top)
 }
 
 /// Where the centre of the `k`-th marker chip (side `chip`) of a hexside goes: in a row from the
@@ -840,6 +849,32 @@ mod tests {
             ),
             marker_column(c, 40.0, wanted, &[true, false], None, None)
         );
+    }
+
+    /// A six-character value's tag under each chip of a column lies inside the chip's hex (it
+    /// ran out to the left onto the neighbour).
+    #[test]
+    fn a_wide_value_tag_stays_in_its_hex() {
+        let c = Point::new(500.0, 500.0);
+        for size in [16.5, 24.0, 40.0, 80.0] {
+            let wanted = MARKER_CHIP * size;
+            let (chip, at) = marker_column(c, size, wanted, &[true, true], None, None);
+            // the editor's tag: six characters at 0.55 of the chip, a 4-point margin
+            let tag_w = 6.0 * 0.55 * 0.55 * chip + 4.0;
+            let tag_h = MARKER_TAG / MARKER_CHIP * chip;
+            for p in at {
+                let min = marker_tag_min(p, chip, tag_w, Some((c, size)));
+                let max = Point::new(min.x + tag_w, min.y + tag_h);
+                assert!(in_hex(c, size, min, max), "{size}: {min:?}..{max:?}");
+                let before = marker_tag_min(p, chip, tag_w, None);
+                assert!(!in_hex(
+                    c,
+                    size,
+                    before,
+                    Point::new(before.x + tag_w, max.y)
+                ));
+            }
+        }
     }
 
     #[test]

@@ -658,7 +658,8 @@ fn markers(
             let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
             if let Some(value) = value {
                 let w = (2.0 + 0.6 * 6.0 * value.chars().count() as f32) * scale;
-                let tag = pieces::marker_tag_min(at, chip, w);
+                let hex = other.is_none().then(|| (l.center(*h), S));
+                let tag = pieces::marker_tag_min(at, chip, w, hex);
                 let _ = write!(
                     body,
                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"1\" fill=\"#1e1e1e\"/>\

@@ -316,20 +316,24 @@ impl MapView {
                     pieces::marker_column(c, z, wanted, &tags, star, top.map(|t| t.2))
                 }
             };
+            // a hex's tags keep inside it; a hexside's chips lie on two hexes
+            let hex = other.is_none().then_some((c, z));
             for ((m, value), at) in group.iter().zip(spots) {
-                self.draw_marker_chip(painter, m, value.as_deref(), paint::pos(at), size);
+                let chip = (paint::pos(at), size);
+                self.draw_marker_chip(painter, m, value.as_deref(), chip, hex);
             }
         }
     }
 
-    /// One marker's chip of side `size` centred on `at`, with its value on a tag under it.
+    /// One marker's chip (centre `at`, side `size`), with its value on a tag under it, inside
+    /// `hex` (centre, radius) for a chip of a hex's column ([`pieces::marker_tag_min`]).
     fn draw_marker_chip(
         &self,
         painter: &Painter,
         m: &Marker,
         value: Option<&str>,
-        at: Pos2,
-        size: f32,
+        (at, size): (Pos2, f32),
+        hex: Option<(kessel_draw::Point, f32)>,
     ) {
         let fill = paint::color(kessel_draw::color::hashed(
             &m.kind,
@@ -359,7 +363,7 @@ impl MapView {
                     Color32::WHITE,
                 );
                 let w = galley.size().x + 4.0;
-                let min = pieces::marker_tag_min(paint::point(at), size, w);
+                let min = pieces::marker_tag_min(paint::point(at), size, w, hex);
                 let tag = Rect::from_min_size(paint::pos(min), Vec2::new(w, galley.size().y));
                 painter.rect_filled(tag, 2.0, Color32::from_rgb(30, 30, 30));
                 painter.galley(tag.min + Vec2::new(2.0, 0.0), galley, Color32::WHITE);
