@@ -230,10 +230,19 @@ pub const MARKER_TAG: f32 = 0.35;
 /// The top-left corner of the tag (`tag_w` wide) that shows the value of the marker chip of side
 /// `chip` centred on `at`: under the chip, centred on it, but never past its right edge, so a
 /// value wider than the chip runs out to the left, away from the counters (and a VP star on a
-/// stack's left edge) rather than onto them.
-pub fn marker_tag_min(at: Point, chip: f32, tag_w: f32) -> Point {
+/// stack's left edge) rather than onto them; yet never out of the chip's hex (`hex`: centre and
+/// radius, for a chip of a hex's column): a wide value ran onto the neighbour to the left, and
+/// runs right, over its own hex, as far as it must.
+pub fn marker_tag_min(at: Point, chip: f32, tag_w: f32, hex: Option<(Point, f32)>) -> Point {
     let past = ((tag_w - chip) / 2.0).max(0.0);
-    Point::new(at.x - tag_w / 2.0 - past, at.y + chip / 2.0)
+    let top = at.y + chip / 2.0;
+    let mut x = at.x - tag_w / 2.0 - past;
+    if let Some((c, size)) = hex {
+        let bottom = top + MARKER_TAG / MARKER_CHIP * chip;
+        let reach = (top - c.y).abs().max((bottom - c.y).abs());
+        x = x.max(c.x - size + reach / 3f32.sqrt() + 0.04 * size);
+    }
+    Point::new(x, top)
 }
 
 /// Where the centre of the `k`-th marker chip (side `chip`) of a hexside goes: in a row from the
@@ -266,6 +275,20 @@ pub fn marker_groups<'a>(
     groups
 }
 
+/// The box of a counter's values line (corner `min`, side `w`, as [`crate::counter`] prints
+/// it: along its bottom edge), as top-left and bottom-right: what a hex's marker chips keep
+/// off ([`marker_column`]).
+pub fn values_box(min: Point, w: f32) -> (Point, Point) {
+    (
+        Point::new(min.x, min.y + 0.7 * w),
+        Point::new(min.x + w, min.y + w),
+    )
+}
+
+/// How far a hex's marker chips may shrink to keep off its counter's values
+/// ([`marker_column`]): past it they keep their size and lie over the values, as before.
+const VALUES_SHRINK: f32 = 0.55;
+
 /// Where a hex's marker chips go, and their side: `tags[k]` says whether the `k`-th has a value's
 /// tag under it. The chips (each with the room of its tag, [`MARKER_TAG`] for a chip of side
 /// [`MARKER_CHIP`]) run down a column from under the hex number to the bottom of the hex, each as
@@ -273,19 +296,41 @@ pub fn marker_groups<'a>(
 /// radius `size`); `chip` is the side wanted, made smaller until all of them fit: a column of
 /// fixed chips ran out of the hex onto a neighbour's counter (ridge 0503's second chip on
 /// 0403). `star`: a VP star on the stack ([`star_on_stack`]): a chip that would reach over it
-/// goes on below it, its tag too. A hexside's markers go by [`marker_anchor`].
+/// goes on below it, its tag too. `values`: the top counter's values line ([`values_box`]): the
+/// chips end above it (the column's lower chips lay on the counter's first value digit), made
+/// smaller down to [`VALUES_SHRINK`] of `chip`; beyond that they lie over it as they did. A
+/// hexside's markers go by [`hexside_marker_anchor`].
 pub fn marker_column(
     c: Point,
     size: f32,
     chip: f32,
     tags: &[bool],
     star: Option<(Point, f32)>,
+    values: Option<(Point, Point)>,
+) -> (f32, Vec<Point>) {
+    if let Some(b) = values {
+        let (side, out) = column(c, size, chip, tags, star, Some(b.0.y));
+        if side >= VALUES_SHRINK * chip {
+            return (side, out);
+        }
+    }
+    column(c, size, chip, tags, star, None)
+}
+
+/// [`marker_column`]'s column, ending above `floor` if given.
+fn column(
+    c: Point,
+    size: f32,
+    chip: f32,
+    tags: &[bool],
+    star: Option<(Point, f32)>,
+    floor: Option<f32>,
 ) -> (f32, Vec<Point>) {
     let margin = 0.04 * size;
     let half = 0.866 * size;
     // the hex number is printed across the top centre, about 0.4 of a radius deep
     let top = c.y - half + 0.42 * size;
-    let bottom = c.y + half - margin;
+    let bottom = (c.y + half - margin).min(floor.map_or(f32::INFINITY, |f| f - margin));
     let place = |side: f32| -> (bool, Vec<Point>) {
         let tag = MARKER_TAG / MARKER_CHIP * side;
         let mut out = Vec::with_capacity(tags.len());
@@ -706,7 +751,7 @@ mod tests {
                 let &(min, w) = stack_rects(c, size, count).last().expect("top");
                 for star in [None, Some(star_on_stack(min, w))] {
                     for tags in patterns {
-                        let (chip, at) = marker_column(c, size, wanted, tags, star);
+                        let (chip, at) = marker_column(c, size, wanted, tags, star, None);
                         assert_eq!(at.len(), tags.len());
                         assert!(chip <= wanted && chip > 0.0, "{size}: {chip}");
                         let mut last_bottom = c.y - 0.866 * size + 0.42 * size - 0.01;
@@ -736,10 +781,100 @@ mod tests {
             }
         }
         // a chip keeps the size wanted while the chips fit
-        let (chip, _) = marker_column(Point::new(0.0, 0.0), 24.0, 10.0, &[true], None);
+        let (chip, _) = marker_column(Point::new(0.0, 0.0), 24.0, 10.0, &[true], None, None);
         assert_eq!(chip, 10.0);
-        let (chip, _) = marker_column(Point::new(0.0, 0.0), 24.0, 10.0, &[true; 4], None);
+        let (chip, _) = marker_column(Point::new(0.0, 0.0), 24.0, 10.0, &[true; 4], None, None);
         assert!(chip < 10.0, "{chip}");
+    }
+
+    /// One or two chips on a counter with no VP star end above its values line: the lower of
+    /// two chips lay on the first value digit. Each stays in its hex, below the one above.
+    #[test]
+    fn marker_chips_keep_off_their_counters_values() {
+        let c = Point::new(500.0, 500.0);
+        let overlaps = |a: (Point, Point), b: (Point, Point)| {
+            a.0.x < b.1.x && b.0.x < a.1.x && a.0.y < b.1.y && b.0.y < a.1.y
+        };
+        let patterns: [&[bool]; 3] = [&[false], &[true], &[false, false]];
+        for size in [16.5, 24.0, 40.0, 80.0] {
+            let wanted = MARKER_CHIP * size;
+            for count in 1..=3 {
+                let &(min, w) = stack_rects(c, size, count).last().expect("top");
+                let values = values_box(min, w);
+                for tags in patterns {
+                    let what = format!("{size} {count} {tags:?}");
+                    let (chip, at) = marker_column(c, size, wanted, tags, None, Some(values));
+                    assert!(chip >= VALUES_SHRINK * wanted, "{what}: {chip}");
+                    for (p, &tag) in at.iter().zip(tags) {
+                        let tag_h = if tag {
+                            MARKER_TAG / MARKER_CHIP * chip
+                        } else {
+                            0.0
+                        };
+                        let item = (
+                            Point::new(p.x - chip / 2.0, p.y - chip / 2.0),
+                            Point::new(p.x + chip / 2.0, p.y + chip / 2.0 + tag_h),
+                        );
+                        assert!(!overlaps(item, values), "{what}: on the values at {p:?}");
+                        assert!(in_hex(
+                            c,
+                            size,
+                            item.0,
+                            Point::new(item.1.x, p.y + chip / 2.0)
+                        ));
+                    }
+                }
+                // as the column was laid out before, the second chip lay on the values
+                let (chip, at) = marker_column(c, size, wanted, &[false, false], None, None);
+                let p = at[1];
+                let second = (
+                    Point::new(p.x - chip / 2.0, p.y - chip / 2.0),
+                    Point::new(p.x + chip / 2.0, p.y + chip / 2.0),
+                );
+                assert!(overlaps(second, values), "{size} {count}");
+            }
+        }
+        // two chips, one with a value, do not fit above the values at a readable size: they
+        // keep the column of the whole hex
+        let &(min, w) = stack_rects(c, 40.0, 1).last().expect("top");
+        let wanted = MARKER_CHIP * 40.0;
+        assert_eq!(
+            marker_column(
+                c,
+                40.0,
+                wanted,
+                &[true, false],
+                None,
+                Some(values_box(min, w))
+            ),
+            marker_column(c, 40.0, wanted, &[true, false], None, None)
+        );
+    }
+
+    /// A six-character value's tag under each chip of a column lies inside the chip's hex (it
+    /// ran out to the left onto the neighbour).
+    #[test]
+    fn a_wide_value_tag_stays_in_its_hex() {
+        let c = Point::new(500.0, 500.0);
+        for size in [16.5, 24.0, 40.0, 80.0] {
+            let wanted = MARKER_CHIP * size;
+            let (chip, at) = marker_column(c, size, wanted, &[true, true], None, None);
+            // the editor's tag: six characters at 0.55 of the chip, a 4-point margin
+            let tag_w = 6.0 * 0.55 * 0.55 * chip + 4.0;
+            let tag_h = MARKER_TAG / MARKER_CHIP * chip;
+            for p in at {
+                let min = marker_tag_min(p, chip, tag_w, Some((c, size)));
+                let max = Point::new(min.x + tag_w, min.y + tag_h);
+                assert!(in_hex(c, size, min, max), "{size}: {min:?}..{max:?}");
+                let before = marker_tag_min(p, chip, tag_w, None);
+                assert!(!in_hex(
+                    c,
+                    size,
+                    before,
+                    Point::new(before.x + tag_w, max.y)
+                ));
+            }
+        }
     }
 
     #[test]

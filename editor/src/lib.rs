@@ -69,6 +69,19 @@ pub type Opener = fn(&std::path::Path) -> anyhow::Result<(PathBuf, Option<(PathB
 
 static OPENER: std::sync::OnceLock<Opener> = std::sync::OnceLock::new();
 
+static SAVES: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Sets where a game of a scenario in a git work tree is saved at first (once per process;
+/// [`run`] sets it from [`EditorOptions::saves`]).
+pub fn set_saves_folder(dir: PathBuf) {
+    let _ = SAVES.set(dir);
+}
+
+/// The folder [`set_saves_folder`] set, if any.
+pub(crate) fn saves_folder() -> Option<&'static std::path::Path> {
+    SAVES.get().map(PathBuf::as_path)
+}
+
 /// Sets how *File → Open…* reads a path (once per process; [`run`] sets it from
 /// [`EditorOptions::opener`]).
 pub fn set_opener(opener: Opener) {
@@ -99,6 +112,10 @@ pub struct EditorOptions {
     /// How *File → Open…* reads a path (see [`Opener`]); without one it opens the file as
     /// given.
     pub opener: Option<Opener>,
+    /// The user's folder, where *Save game* offers to save a game of a scenario that lies in a
+    /// git work tree (Kessel's checkout: the learning scenario's save was offered inside the
+    /// repository); without one a game is offered beside its scenario.
+    pub saves: Option<PathBuf>,
 }
 
 impl EditorOptions {
@@ -111,6 +128,7 @@ impl EditorOptions {
             startup: Startup::default(),
             not_yours: None,
             opener: None,
+            saves: None,
         }
     }
 }
@@ -133,6 +151,9 @@ pub fn parse_size(text: &str) -> anyhow::Result<[f32; 2]> {
 pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     if let Some(opener) = opts.opener {
         set_opener(opener);
+    }
+    if let Some(dir) = &opts.saves {
+        set_saves_folder(dir.clone());
     }
     // read the file first, so a broken scenario is reported even where no window can open
     let mut app = EditorApp::open_file(&opts.scenario, true)?;

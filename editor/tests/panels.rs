@@ -41,6 +41,8 @@ mod step_hints;
 mod toy;
 #[path = "panels/underlay.rs"]
 mod underlay;
+#[path = "panels/walkthrough.rs"]
+mod walkthrough;
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;

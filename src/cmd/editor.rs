@@ -183,6 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     kessel_editor::run(EditorOptions {
         not_yours,
         opener: Some(open_in_editor),
+        saves: Some(crate::bundle::user_scenarios()),
         screenshot: args.screenshot,
         size: args.size,
         startup,

@@ -182,15 +182,17 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     }
     // over the counters, as markers lie on a table (and as the editor draws them), clear of the
     // VP stars drawn on stacks
-    let star_on_stack = |h: Hex| {
-        let n = stacks
-            .get(&h)
-            .filter(|_| starred.contains(&h) && stacked(h))?
-            .len();
-        let &(min, w) = pieces::stack_rects(l.center(h), S, n).last()?;
-        Some(pieces::star_on_stack(min, w))
+    // (and off the values line of the top counter)
+    let top_counter = |h: Hex| {
+        let n = stacks.get(&h).filter(|_| stacked(h))?.len();
+        pieces::stack_rects(l.center(h), S, n).last().copied()
     };
-    markers(&mut body, map, &l, pic.markers, star_on_stack);
+    let on_stack = |h: Hex| {
+        let (min, w) = top_counter(h)?;
+        let star = starred.contains(&h).then(|| pieces::star_on_stack(min, w));
+        Some((star, pieces::values_box(min, w)))
+    };
+    markers(&mut body, map, &l, pic.markers, on_stack);
     if opts.areas {
         area_labels(&mut body, map, &l);
     }
@@ -631,7 +633,7 @@ fn markers(
     map: &Map,
     l: &HexLayout,
     markers: &[Marker],
-    star_on_stack: impl Fn(Hex) -> Option<(Point, f32)>,
+    on_stack: impl Fn(Hex) -> Option<(Option<(Point, f32)>, (Point, Point))>,
 ) {
     let groups = pieces::marker_groups(markers, |h| map.contains(h));
     body.push_str("<g id=\"markers\" text-anchor=\"middle\">\n");
@@ -646,7 +648,8 @@ fn markers(
             ),
             None => {
                 let tags: Vec<bool> = group.iter().map(|(_, v)| v.is_some()).collect();
-                pieces::marker_column(l.center(*h), S, wanted, &tags, star_on_stack(*h))
+                let (star, values) = on_stack(*h).map_or((None, None), |(s, v)| (s, Some(v)));
+                pieces::marker_column(l.center(*h), S, wanted, &tags, star, values)
             }
         };
         // a chip made smaller to fit its hex has its tag and lettering smaller in step
@@ -655,7 +658,8 @@ fn markers(
             let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
             if let Some(value) = value {
                 let w = (2.0 + 0.6 * 6.0 * value.chars().count() as f32) * scale;
-                let tag = pieces::marker_tag_min(at, chip, w);
+                let hex = other.is_none().then(|| (l.center(*h), S));
+                let tag = pieces::marker_tag_min(at, chip, w, hex);
                 let _ = write!(
                     body,
                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"1\" fill=\"#1e1e1e\"/>\

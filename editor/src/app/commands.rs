@@ -35,9 +35,11 @@ impl EditorApp {
                         self.offer_save_as();
                     }
                 }
+                EditorCommand::Save if !self.save_may_overwrite() => {}
                 EditorCommand::Save => match self.doc.save() {
                     Ok(SaveOutcome::Unchanged) => self.status.info("No changes to save"),
                     Ok(SaveOutcome::Written(paths)) => {
+                        self.disk_ahead = Default::default();
                         // our own write must not come back as a change to reload
                         if let Some(w) = &mut self.watcher {
                             for p in &paths {
@@ -62,6 +64,7 @@ impl EditorApp {
                     Err(e) => self.status.error(e),
                 },
             }
+            self.catch_up_with_disk();
         }
     }
 
@@ -75,10 +78,15 @@ impl EditorApp {
                 self.start_game(true);
                 continue;
             }
-            if let (PlayCommand::SaveGame(p), Some((_, user))) = (&cmd, &self.not_yours) {
-                // the user's folder offered for Kessel's own scenarios is made when first used
-                if p.parent() == Some(user.as_path()) && !user.exists() {
-                    let _ = std::fs::create_dir_all(user);
+            if let PlayCommand::SaveGame(p) = &cmd {
+                // the user's folder offered for Kessel's own scenarios, or for saves of a
+                // scenario in a repository, is made when first used
+                let user = self.not_yours.as_ref().map(|(_, u)| u.as_path());
+                let offered = [user, crate::saves_folder()];
+                if let Some(dir) = p.parent().filter(|d| offered.contains(&Some(*d))) {
+                    if !dir.exists() {
+                        let _ = std::fs::create_dir_all(dir);
+                    }
                 }
             }
             match &cmd {

@@ -11,7 +11,41 @@ use kessel_core::error::Located;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Files changed on disk while the document had unsaved edits, so not reloaded (a text editor's
+/// edit made meanwhile): *Save* wrote the editor's version over them without a word, and undoing
+/// the edits, which the status line advised, never took them in.
+#[derive(Clone, Debug, Default)]
+pub struct DiskAhead {
+    /// The files, as the watcher named them.
+    pub paths: Vec<PathBuf>,
+    /// The user was told a save overwrites them and may save again to do it.
+    pub overwrite: bool,
+}
+
 impl EditorApp {
+    /// Whether a save may go ahead: not while files changed on disk would be overwritten
+    /// unasked; the first save says so, the next one writes.
+    pub(super) fn save_may_overwrite(&mut self) -> bool {
+        if self.disk_ahead.paths.is_empty() || self.disk_ahead.overwrite {
+            return true;
+        }
+        self.disk_ahead.overwrite = true;
+        self.status.error(format!(
+            "{} changed on disk since the editor read it: saving writes the editor's version over that change. Save again to do so, or undo your edits here to take in the file from disk",
+            paths_text(&self.disk_ahead.paths)
+        ));
+        false
+    }
+
+    /// After an edit, undo or redo: once no edit is left unsaved, the files that changed on
+    /// disk meanwhile are read.
+    pub(super) fn catch_up_with_disk(&mut self) {
+        if !self.disk_ahead.paths.is_empty() && !self.doc.is_dirty() {
+            let paths = std::mem::take(&mut self.disk_ahead.paths);
+            self.reload_document(&paths);
+        }
+    }
+
     /// Drains the watcher and applies what changed on disk.
     pub(super) fn poll_reload(&mut self, ctx: &egui::Context) {
         let Some(w) = &mut self.watcher else {
@@ -114,11 +148,19 @@ impl EditorApp {
     fn reload_document(&mut self, paths: &[PathBuf]) {
         let what = paths_text(paths);
         if self.doc.is_dirty() {
+            // kept: a save would write over them, an undo back to the saved state takes them in
+            for p in paths {
+                if !self.disk_ahead.paths.contains(p) {
+                    self.disk_ahead.paths.push(p.clone());
+                }
+            }
+            self.disk_ahead.overwrite = false;
             self.status.error(format!(
-                "{what} changed on disk, but the map has unsaved edits: not reloaded (save or undo them first)"
+                "{what} changed on disk, but there are unsaved edits here: not reloaded. Undo them to take in the file as it is on disk, or save to write the editor's version over it (asked first)"
             ));
             return;
         }
+        self.disk_ahead = DiskAhead::default();
         let path = self
             .doc
             .scenario_path

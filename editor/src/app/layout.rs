@@ -196,13 +196,19 @@ impl EditorApp {
             self.region.on_map(&r);
             return;
         }
+        // while a place's, area's or tag's *edit hexes* is on, a click marks hexes whatever
+        // tool is picked: with a brush or a link it painted or drew and the place kept its hexes
+        let marking = self.show_map_data && self.map_data.target.is_some();
         if let Some(h) = r.clicked {
             self.selected = Some(h);
-            if self.show_map_data && self.palette.tool == Tool::View {
+            if marking {
                 if let Some(c) = self.map_data.on_click(&self.doc.map, h) {
                     cmds.push(c);
                 }
             }
+        }
+        if marking {
+            return;
         }
         // while painting, the inspector follows the brush
         if self.palette.tool == Tool::PaintTerrain && r.primary_down.is_some() {

@@ -148,6 +148,14 @@ impl EditorApp {
     pub(super) fn menu_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
+                // a newcomer looks here for a new scenario; it is made by cutting a region of
+                // the open map (the only place a new map comes from in the editor)
+                let new = ui.button("New scenario…").on_hover_text(
+                    "Cut a rectangle of this map into a new scenario folder (Edit map, New scenario from region)",
+                );
+                if new.clicked() {
+                    self.start_new_scenario();
+                }
                 if ui.button("Open…").clicked() {
                     let current = self
                         .doc

@@ -156,6 +156,8 @@ pub struct EditorApp {
     pub save_as_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
     pub rule_reloads: u64,
+    /// Files changed on disk but not reloaded over unsaved edits (see `hot_reload.rs`).
+    pub disk_ahead: hot_reload::DiskAhead,
     /// How the ruleset says the map and counters look: built once per ruleset load, shared
     /// with the canvas and the panels (the same model `kessel render` draws from).
     pub style: Arc<MapStyle>,
@@ -234,6 +236,7 @@ impl EditorApp {
             problems: Problems::default(),
             watcher: None,
             rule_reloads: 0,
+            disk_ahead: Default::default(),
             hovered: None,
             pinned_hover: None,
             start_attempted: false,
@@ -442,6 +445,7 @@ impl EditorApp {
             .session
             .as_ref()
             .map_or(crate::play::MOVE_HELP, |s| s.click_help());
+        let tool_before = self.palette.tool;
         egui::Panel::left("palette")
             .resizable(false)
             .exact_size(190.0)
@@ -449,6 +453,10 @@ impl EditorApp {
                 self.palette
                     .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
             });
+        // the last one picked takes the clicks: a tool, or a place's (area's, tag's) edit hexes
+        if self.palette.tool != tool_before {
+            self.map_data.target = None;
+        }
         if self.palette.mode != mode_before {
             self.ensure_session();
         }

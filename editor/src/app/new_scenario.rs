@@ -10,6 +10,16 @@ use kessel_core::script::display_path;
 use std::path::PathBuf;
 
 impl EditorApp {
+    /// *File → New scenario…*: map editing with the region tool, and what to do next said in
+    /// the status line.
+    pub fn start_new_scenario(&mut self) {
+        self.set_mode(crate::panels::Mode::Edit);
+        self.palette.tool = crate::panels::palette::Tool::Region;
+        self.status.info(
+            "New scenario: drag a rectangle on the map from one corner hex to the opposite one; the panel on the right writes it (its terrain, rivers, roads and places are kept: paint over them)",
+        );
+    }
+
     /// Cuts the region out of the map as shown, writes the scenario folder, and opens it.
     pub fn new_scenario_from_region(&mut self, req: RegionRequest) {
         match self.write_region(&req) {

@@ -351,18 +351,64 @@ impl EditorApp {
 
 /// Where *Save game* writes a game of `file` at first: beside it (`campaign.save.json`),
 /// or in the user's folder when `file` is in Kessel's own (a bundled scenario, an opened
-/// package: a new version replaces them, and the package cache is no place for a save).
+/// package: a new version replaces them, and the package cache is no place for a save), or in
+/// a git work tree (Kessel's checkout: a game is no file of the repository's) and the editor
+/// was given a folder for saves ([`crate::set_saves_folder`]).
 fn save_beside(
     not_yours: &Option<(std::path::PathBuf, std::path::PathBuf)>,
     file: &std::path::Path,
 ) -> String {
+    save_path_for(not_yours, crate::saves_folder(), file)
+}
+
+fn save_path_for(
+    not_yours: &Option<(std::path::PathBuf, std::path::PathBuf)>,
+    saves: Option<&std::path::Path>,
+    file: &std::path::Path,
+) -> String {
     let beside = default_save_path(file);
-    let Some((root, user)) = not_yours else {
+    let Some(name) = std::path::Path::new(&beside).file_name() else {
         return beside;
     };
-    let theirs = file.canonicalize().is_ok_and(|f| f.starts_with(root));
-    match (theirs, std::path::Path::new(&beside).file_name()) {
-        (true, Some(name)) => user.join(name).display().to_string(),
+    let real = file.canonicalize().ok();
+    if let (Some((root, user)), Some(f)) = (not_yours, &real) {
+        if f.starts_with(root) {
+            return user.join(name).display().to_string();
+        }
+    }
+    let in_repository = |f: &std::path::Path| f.ancestors().any(|a| a.join(".git").exists());
+    match (saves, &real) {
+        (Some(dir), Some(f)) if in_repository(f) => dir.join(name).display().to_string(),
         _ => beside,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::save_path_for;
+    use std::path::Path;
+
+    #[test]
+    fn a_game_of_a_scenario_in_a_repository_is_saved_in_the_users_folder() {
+        let root = kessel_test_support::workspace_root();
+        let learning = root.join("scenarios/pgg/learning.toml");
+        let user = Path::new("/home/someone/kessel");
+        let offered = save_path_for(&None, Some(user), &learning);
+        assert_eq!(
+            offered,
+            user.join("learning.save.json").display().to_string()
+        );
+        // without a folder for saves it stays beside the scenario
+        let beside = save_path_for(&None, None, &learning);
+        assert!(beside.ends_with("learning.save.json") && beside.contains("scenarios"));
+        // a scenario outside any repository keeps its save beside it
+        let dir = kessel_test_support::scratch("save-beside");
+        let own = dir.join("mine.toml");
+        std::fs::write(&own, "").expect("write");
+        if !dir.ancestors().any(|a| a.join(".git").exists()) {
+            let offered = save_path_for(&None, Some(user), &own);
+            assert_eq!(offered, dir.join("mine.save.json").display().to_string());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

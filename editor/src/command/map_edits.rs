@@ -195,6 +195,13 @@ pub fn apply_edit(map: &mut Map, cmd: &EditorCommand) -> Result<bool, String> {
             map.tags = tags.clone();
             Ok(true)
         }
+        EditorCommand::SetMapName { name, .. } => {
+            if map.name == *name {
+                return Ok(false);
+            }
+            map.name = name.clone();
+            Ok(true)
+        }
         EditorCommand::ResizeMap { columns, rows } => {
             if map.columns() == *columns && map.rows() == *rows {
                 return Ok(false);

@@ -159,6 +159,13 @@ pub enum EditorCommand {
         /// Coalescing key.
         merge: Option<String>,
     },
+    /// Rename the map (a cut's name says the range it was cut to, stale once it is resized).
+    SetMapName {
+        /// The new name.
+        name: String,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
     /// Change the map's size; new hexes get the default terrain, things off the new map go.
     ResizeMap {
         /// Columns.
@@ -198,7 +205,8 @@ impl EditorCommand {
             | EditorCommand::SetLevels { merge, .. }
             | EditorCommand::SetPlaces { merge, .. }
             | EditorCommand::SetAreas { merge, .. }
-            | EditorCommand::SetTags { merge, .. } => merge.clone(),
+            | EditorCommand::SetTags { merge, .. }
+            | EditorCommand::SetMapName { merge, .. } => merge.clone(),
             _ => None,
         }
     }
@@ -387,6 +395,7 @@ fn describe(cmd: &EditorCommand, map: &Map) -> String {
         EditorCommand::SetPlaces { .. } => "edit places".into(),
         EditorCommand::SetAreas { .. } => "edit areas".into(),
         EditorCommand::SetTags { .. } => "edit tags".into(),
+        EditorCommand::SetMapName { name, .. } => format!("rename the map to {name}"),
         EditorCommand::ResizeMap { columns, rows } => format!("resize map to {columns}×{rows}"),
         other => format!("{other:?}"),
     }

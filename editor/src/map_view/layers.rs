@@ -115,8 +115,8 @@ impl MapView {
         } else {
             Vec::new()
         };
-        let mut stars = Vec::new();
-        let badges = self.draw_stacks(painter, scene, &mut keep_off, &mut stars);
+        let mut tops = Vec::new();
+        let badges = self.draw_stacks(painter, scene, &mut keep_off, &mut tops);
         if let Some(o) = scene.overlay {
             self.draw_overlay_over(painter, map, o);
         }
@@ -129,7 +129,7 @@ impl MapView {
         // must cover them too
         let draw_on_top = || {
             if !scene.markers.is_empty() {
-                self.draw_markers(painter, map, scene.markers, &stars);
+                self.draw_markers(painter, map, scene.markers, &tops);
             }
             for &(at, r, n) in &badges {
                 counters::draw_badge(painter, at, r, n);

@@ -26,6 +26,15 @@ pub fn world_layout(map: &Map) -> HexLayout {
     HexLayout::for_map(map, 1.0)
 }
 
+/// A stack drawn on the map, as the marker chips of its hex keep clear of it: its hex, the VP
+/// star drawn over it (centre, radius) if any, and its top counter's values line (see
+/// [`kessel_draw::pieces::values_box`]).
+pub(crate) type StackTop = (
+    Hex,
+    Option<(kessel_draw::Point, f32)>,
+    (kessel_draw::Point, kessel_draw::Point),
+);
+
 /// Play-test feedback drawn over the map: where the selected stack can go and at what cost,
 /// the attack being declared, the hexes an action in the list would touch.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -284,14 +284,14 @@ impl MapView {
     /// Markers as small tags down the left side of their hex, inside it
     /// ([`pieces::marker_column`]), one per marker, labelled with the initials of their kind (an
     /// `air_interdiction` marker reads "AI"), a marker's value on a dark tag under it.
-    /// `stars`: the VP stars drawn on stacks (hex, centre, radius), which the chips of their hexes
-    /// keep clear of.
+    /// `tops`: the stacks drawn (see [`super::StackTop`]), whose VP stars and values lines the
+    /// chips of their hexes keep clear of.
     pub(super) fn draw_markers(
         &self,
         painter: &Painter,
         map: &Map,
         markers: &[Marker],
-        stars: &[(Hex, Pos2, f32)],
+        tops: &[super::StackTop],
     ) {
         let z = self.zoom;
         let view = self.canvas.expand(z * 2.0);
@@ -310,27 +310,30 @@ impl MapView {
                     (wanted, spots)
                 }
                 None => {
-                    let star = (stars.iter())
-                        .find(|(at, _, _)| at == h)
-                        .map(|&(_, c, r)| (paint::point(c), r));
+                    let top = tops.iter().find(|(at, _, _)| at == h);
+                    let star = top.and_then(|t| t.1);
                     let tags: Vec<bool> = group.iter().map(|(_, v)| v.is_some()).collect();
-                    pieces::marker_column(c, z, wanted, &tags, star)
+                    pieces::marker_column(c, z, wanted, &tags, star, top.map(|t| t.2))
                 }
             };
+            // a hex's tags keep inside it; a hexside's chips lie on two hexes
+            let hex = other.is_none().then_some((c, z));
             for ((m, value), at) in group.iter().zip(spots) {
-                self.draw_marker_chip(painter, m, value.as_deref(), paint::pos(at), size);
+                let chip = (paint::pos(at), size);
+                self.draw_marker_chip(painter, m, value.as_deref(), chip, hex);
             }
         }
     }
 
-    /// One marker's chip of side `size` centred on `at`, with its value on a tag under it.
+    /// One marker's chip (centre `at`, side `size`), with its value on a tag under it, inside
+    /// `hex` (centre, radius) for a chip of a hex's column ([`pieces::marker_tag_min`]).
     fn draw_marker_chip(
         &self,
         painter: &Painter,
         m: &Marker,
         value: Option<&str>,
-        at: Pos2,
-        size: f32,
+        (at, size): (Pos2, f32),
+        hex: Option<(kessel_draw::Point, f32)>,
     ) {
         let fill = paint::color(kessel_draw::color::hashed(
             &m.kind,
@@ -360,7 +363,7 @@ impl MapView {
                     Color32::WHITE,
                 );
                 let w = galley.size().x + 4.0;
-                let min = pieces::marker_tag_min(paint::point(at), size, w);
+                let min = pieces::marker_tag_min(paint::point(at), size, w, hex);
                 let tag = Rect::from_min_size(paint::pos(min), Vec2::new(w, galley.size().y));
                 painter.rect_filled(tag, 2.0, Color32::from_rgb(30, 30, 30));
                 painter.galley(tag.min + Vec2::new(2.0, 0.0), galley, Color32::WHITE);

@@ -6,19 +6,19 @@ use super::{MapView, Scene};
 use crate::counters;
 use crate::paint;
 use egui::{Painter, Pos2, Rect, Vec2};
-use kessel_core::hex::Hex;
 use kessel_draw::pieces;
 
 impl MapView {
     /// Draws the stacks in view and returns their count badges (centre, radius, count) to draw
     /// over everything; `keep_off` (place names) gains the VP stars drawn over stacks, and
-    /// `stars` each of them with its hex (for the marker chips to keep clear of).
+    /// `tops` each stack's hex, its star if it has one, and its top counter's values line (for
+    /// the marker chips to keep clear of).
     pub(super) fn draw_stacks(
         &self,
         painter: &Painter,
         scene: &Scene<'_>,
         keep_off: &mut Vec<Rect>,
-        stars: &mut Vec<(Hex, Pos2, f32)>,
+        tops: &mut Vec<super::StackTop>,
     ) -> Vec<(Pos2, f32, usize)> {
         let map = &scene.doc.map;
         let z = self.zoom;
@@ -42,11 +42,13 @@ impl MapView {
                 };
                 // an objective under counters: its star goes over them, or no one sees it
                 let vp = scene.doc.objectives_at(hex).any(|o| o.vp > 0) || vp_tagged(map, hex);
+                let mut star = None;
                 if vp {
                     let (at, r) = pieces::star_on_stack(min, w);
-                    stars.push((hex, paint::pos(at), r));
+                    star = Some((at, r));
                     keep_off.push(Rect::from_center_size(paint::pos(at), Vec2::splat(2.0 * r)));
                 }
+                tops.push((hex, star, pieces::values_box(min, w)));
                 in_view.push((hex, c, units, min, w, vp));
             }
         }

@@ -326,7 +326,21 @@ impl MapDataPanel {
         }
 
         ui.separator();
-        ui.heading("Size");
+        ui.heading("Name and size");
+        // (a cut's name gives the range it was cut to: renamed here once it is resized)
+        let mut name = map.name.clone();
+        ui.horizontal(|ui| {
+            ui.label("name");
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut name).desired_width(220.0))
+                .named("map name");
+            if r.changed() {
+                cmds.push(EditorCommand::SetMapName {
+                    name: name.clone(),
+                    merge: Some("map name".into()),
+                });
+            }
+        });
         let (mut c, mut r) = self.size.unwrap_or((map.columns(), map.rows()));
         ui.horizontal(|ui| {
             ui.label("columns");

@@ -404,8 +404,16 @@ fn placement_ui(ui: &mut Ui, doc: &Document, id: &str, p: &mut Placement) -> boo
         }
         Placement::Unplaced => {}
     });
+    // a map cut from a region, or drawn new, may have none: the box above is then empty and
+    // the problem reads "unknown entry area ``" with nothing to pick
+    if areas.is_empty() && matches!(p, Placement::Area(_) | Placement::Enter { .. }) {
+        ui.colored_label(egui::Color32::from_rgb(255, 200, 120), NO_AREAS);
+    }
     *p != before
 }
+
+/// Said under a set-up or entry placement while the map has no area to pick.
+pub const NO_AREAS: &str = "This map has no areas yet: make one under Edit map, Map data, Areas (type an id, Add area, then edit hexes and click its hexes on the map).";
 
 impl super::Panel for ScenarioPanel {
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
