@@ -130,7 +130,21 @@ pub fn user_profiles(ruleset_dir: &Path) -> Option<PathBuf> {
 
 /// True when the working folder is a Kessel checkout with the default scenario and ruleset.
 fn in_checkout() -> bool {
-    Path::new(DEFAULT_SCENARIO).is_file() && Path::new(DEFAULT_RULESET).join("init.lua").is_file()
+    is_checkout(Path::new(""))
+}
+
+/// Is `dir` a Kessel checkout (it holds the default scenario and ruleset)?
+fn is_checkout(dir: &Path) -> bool {
+    dir.join(DEFAULT_SCENARIO).is_file() && dir.join(DEFAULT_RULESET).join("init.lua").is_file()
+}
+
+/// The Kessel checkout `path` lies in, if it lies in one (canonical): its scenarios are the
+/// repository's, and a game played on them is saved in the user's folder rather than beside them.
+pub fn checkout_of(path: &Path) -> Option<PathBuf> {
+    let path = path.canonicalize().ok()?;
+    path.ancestors()
+        .find(|d| is_checkout(d))
+        .map(Path::to_path_buf)
 }
 
 /// The default scenario: the checkout's campaign, or the bundled one.

@@ -69,17 +69,27 @@ pub type Opener = fn(&std::path::Path) -> anyhow::Result<(PathBuf, Option<(PathB
 
 static OPENER: std::sync::OnceLock<Opener> = std::sync::OnceLock::new();
 
-static SAVES: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+static SAVES: std::sync::OnceLock<CheckoutSaves> = std::sync::OnceLock::new();
 
-/// Sets where a game of a scenario in a git work tree is saved at first (once per process;
-/// [`run`] sets it from [`EditorOptions::saves`]).
-pub fn set_saves_folder(dir: PathBuf) {
-    let _ = SAVES.set(dir);
+/// Where games of the scenarios in Kessel's own source checkout are saved at first: the
+/// checkout's folder and the user's folder for saves.
+#[derive(Debug, Clone)]
+pub struct CheckoutSaves {
+    /// The checkout (canonical path): a game of a scenario below it goes to `folder`.
+    pub checkout: PathBuf,
+    /// The user's folder (made when first used).
+    pub folder: PathBuf,
 }
 
-/// The folder [`set_saves_folder`] set, if any.
-pub(crate) fn saves_folder() -> Option<&'static std::path::Path> {
-    SAVES.get().map(PathBuf::as_path)
+/// Sets where a game of a scenario in Kessel's checkout is saved at first (once per process;
+/// [`run`] sets it from [`EditorOptions::saves`]).
+pub fn set_checkout_saves(saves: CheckoutSaves) {
+    let _ = SAVES.set(saves);
+}
+
+/// What [`set_checkout_saves`] set, if anything.
+pub(crate) fn checkout_saves() -> Option<&'static CheckoutSaves> {
+    SAVES.get()
 }
 
 /// Sets how *File → Open…* reads a path (once per process; [`run`] sets it from
@@ -112,10 +122,10 @@ pub struct EditorOptions {
     /// How *File → Open…* reads a path (see [`Opener`]); without one it opens the file as
     /// given.
     pub opener: Option<Opener>,
-    /// The user's folder, where *Save game* offers to save a game of a scenario that lies in a
-    /// git work tree (Kessel's checkout: the learning scenario's save was offered inside the
-    /// repository); without one a game is offered beside its scenario.
-    pub saves: Option<PathBuf>,
+    /// Kessel's source checkout and the user's folder where *Save game* offers to save a game of
+    /// a scenario that lies in it (the learning scenario's save was offered inside the
+    /// repository); without it a game is offered beside its scenario.
+    pub saves: Option<CheckoutSaves>,
 }
 
 impl EditorOptions {
@@ -152,8 +162,8 @@ pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     if let Some(opener) = opts.opener {
         set_opener(opener);
     }
-    if let Some(dir) = &opts.saves {
-        set_saves_folder(dir.clone());
+    if let Some(saves) = &opts.saves {
+        set_checkout_saves(saves.clone());
     }
     // read the file first, so a broken scenario is reported even where no window can open
     let mut app = EditorApp::open_file(&opts.scenario, true)?;

@@ -2,7 +2,7 @@
 //! that set up a scripted start, so a screenshot of any mode can be taken without a person at
 //! the mouse (`--screenshot out.png --mode play --select 1513 --hover 1716`).
 
-use kessel_editor::{EditorOptions, Mode, Startup};
+use kessel_editor::{CheckoutSaves, EditorOptions, Mode, Startup};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -183,7 +183,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     kessel_editor::run(EditorOptions {
         not_yours,
         opener: Some(open_in_editor),
-        saves: Some(crate::bundle::user_scenarios()),
+        // (the scenario's checkout, or the working folder's: File → Open may come to it later)
+        saves: crate::bundle::checkout_of(&scenario)
+            .or_else(|| crate::bundle::checkout_of(std::path::Path::new(".")))
+            .map(|checkout| CheckoutSaves {
+                checkout,
+                folder: crate::bundle::user_scenarios(),
+            }),
         screenshot: args.screenshot,
         size: args.size,
         startup,

@@ -80,9 +80,10 @@ impl EditorApp {
             }
             if let PlayCommand::SaveGame(p) = &cmd {
                 // the user's folder offered for Kessel's own scenarios, or for saves of a
-                // scenario in a repository, is made when first used
+                // scenario in Kessel's checkout, is made when first used
                 let user = self.not_yours.as_ref().map(|(_, u)| u.as_path());
-                let offered = [user, crate::saves_folder()];
+                let checkout = crate::checkout_saves().map(|s| s.folder.as_path());
+                let offered = [user, checkout];
                 if let Some(dir) = p.parent().filter(|d| offered.contains(&Some(*d))) {
                     if !dir.exists() {
                         let _ = std::fs::create_dir_all(dir);

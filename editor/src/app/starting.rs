@@ -349,38 +349,39 @@ impl EditorApp {
     }
 }
 
-/// Where *Save game* writes a game of `file` at first: beside it (`campaign.save.json`),
-/// or in the user's folder when `file` is in Kessel's own (a bundled scenario, an opened
-/// package: a new version replaces them, and the package cache is no place for a save), or in
-/// a git work tree (Kessel's checkout: a game is no file of the repository's) and the editor
-/// was given a folder for saves ([`crate::set_saves_folder`]).
+/// Where *Save game* writes a game of `file` at first: beside it (`campaign.save.json`), or in
+/// the user's folder when `file` is in Kessel's own files: a bundled scenario or an opened
+/// package (a new version replaces them, and the package cache is no place for a save), or
+/// Kessel's source checkout (a game is no file of the repository's; see
+/// [`crate::set_checkout_saves`]).
 fn save_beside(
     not_yours: &Option<(std::path::PathBuf, std::path::PathBuf)>,
     file: &std::path::Path,
 ) -> String {
-    save_path_for(not_yours, crate::saves_folder(), file)
+    let checkout = crate::checkout_saves().map(|s| (s.checkout.as_path(), s.folder.as_path()));
+    let bundled = not_yours.as_ref().map(|(r, u)| (r.as_path(), u.as_path()));
+    save_path_for([bundled, checkout].into_iter().flatten(), file)
 }
 
-fn save_path_for(
-    not_yours: &Option<(std::path::PathBuf, std::path::PathBuf)>,
-    saves: Option<&std::path::Path>,
+/// `file`'s save beside it, or in the user's folder of the first of `kessels_own` (a root of
+/// Kessel's files, the user's folder) that holds it.
+fn save_path_for<'a>(
+    kessels_own: impl IntoIterator<Item = (&'a std::path::Path, &'a std::path::Path)>,
     file: &std::path::Path,
 ) -> String {
     let beside = default_save_path(file);
-    let Some(name) = std::path::Path::new(&beside).file_name() else {
+    let (Some(name), Ok(real)) = (
+        std::path::Path::new(&beside).file_name(),
+        file.canonicalize(),
+    ) else {
         return beside;
     };
-    let real = file.canonicalize().ok();
-    if let (Some((root, user)), Some(f)) = (not_yours, &real) {
-        if f.starts_with(root) {
-            return user.join(name).display().to_string();
-        }
-    }
-    let in_repository = |f: &std::path::Path| f.ancestors().any(|a| a.join(".git").exists());
-    match (saves, &real) {
-        (Some(dir), Some(f)) if in_repository(f) => dir.join(name).display().to_string(),
-        _ => beside,
-    }
+    kessels_own
+        .into_iter()
+        .find(|(root, _)| real.starts_with(root))
+        .map_or(beside.clone(), |(_, user)| {
+            user.join(name).display().to_string()
+        })
 }
 
 #[cfg(test)]
@@ -389,26 +390,27 @@ mod tests {
     use std::path::Path;
 
     #[test]
-    fn a_game_of_a_scenario_in_a_repository_is_saved_in_the_users_folder() {
-        let root = kessel_test_support::workspace_root();
+    fn a_game_of_a_scenario_in_kessels_checkout_is_saved_in_the_users_folder() {
+        let root = kessel_test_support::workspace_root()
+            .canonicalize()
+            .expect("the checkout");
         let learning = root.join("scenarios/pgg/learning.toml");
         let user = Path::new("/home/someone/kessel");
-        let offered = save_path_for(&None, Some(user), &learning);
+        let offered = save_path_for([(root.as_path(), user)], &learning);
         assert_eq!(
             offered,
             user.join("learning.save.json").display().to_string()
         );
-        // without a folder for saves it stays beside the scenario
-        let beside = save_path_for(&None, None, &learning);
+        // told of no checkout, it stays beside the scenario
+        let beside = save_path_for([], &learning);
         assert!(beside.ends_with("learning.save.json") && beside.contains("scenarios"));
-        // a scenario outside any repository keeps its save beside it
+        // a scenario of the user's, outside the checkout (in a repository of his own or not),
+        // keeps its save beside it
         let dir = kessel_test_support::scratch("save-beside");
+        std::fs::create_dir_all(dir.join(".git")).expect("a repository of the user's");
         let own = dir.join("mine.toml");
         std::fs::write(&own, "").expect("write");
-        if !dir.ancestors().any(|a| a.join(".git").exists()) {
-            let offered = save_path_for(&None, Some(user), &own);
-            assert_eq!(offered, dir.join("mine.save.json").display().to_string());
-        }
-        let _ = std::fs::remove_dir_all(&dir);
+        let offered = save_path_for([(root.as_path(), user)], &own);
+        assert_eq!(offered, dir.join("mine.save.json").display().to_string());
     }
 }
