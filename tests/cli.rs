@@ -152,9 +152,10 @@ fn script_refuses_a_budget_of_nothing() {
 }
 
 #[test]
-fn a_test_filter_that_matches_nothing_says_so() {
+fn a_test_filter_that_matches_nothing_says_so_and_fails() {
     let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T99"]);
     assert!(r.stdout.ends_with("0 passed, 0 failed\n"), "{}", r.stdout);
+    assert_eq!(r.code, 1, "a filter matching nothing fails: {}", r.stderr);
     assert!(
         r.stderr.contains("no test name contains `case_T99`"),
         "{}",
@@ -162,6 +163,7 @@ fn a_test_filter_that_matches_nothing_says_so() {
     );
     let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T3"]);
     assert!(!r.stderr.contains("no test name contains"), "{}", r.stderr);
+    assert_eq!(r.code, 0, "{}", r.stderr);
     // only the files with a matching test are listed, with how many of theirs match
     assert!(r.stdout.contains("rules_test.lua ("), "{}", r.stdout);
     assert!(r.stdout.contains(" of "), "{}", r.stdout);

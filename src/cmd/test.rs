@@ -16,7 +16,8 @@ pub struct Args {
     /// under scripts/ and of every scenario folder under scenarios/; outside a checkout, the
     /// bundled ones).
     paths: Vec<PathBuf>,
-    /// Run only tests whose name contains this text.
+    /// Run only tests whose name contains this text (none matching is a failure, so a misspelt
+    /// filter does not pass).
     #[arg(long)]
     filter: Option<String>,
     /// Load this scenario before each test file (tests then start from its set-up).
@@ -372,15 +373,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if let (0, 0, Some(f)) = (passed, failed, &args.filter) {
-        // a misspelt filter runs nothing and would otherwise pass in silence
+    // a misspelt filter runs nothing: it fails, or a typo in a CI job would pass in silence
+    let unmatched = matches!((passed, failed, &args.filter), (0, 0, Some(_)));
+    if let (true, Some(f)) = (unmatched, &args.filter) {
         eprintln!(
-            "note: no test name contains `{f}` in the {} file(s) read; without --filter every test runs and is listed",
+            "error: no test name contains `{f}` in the {} file(s) read; without --filter every test runs and is listed",
             files.len()
         );
     }
     println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 {
+    Ok(if failed == 0 && !unmatched {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
