@@ -348,7 +348,18 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
                     crate::words::count_as(n, "hex", "hexes")
                 ));
             } else if r.refused.is_empty() {
-                ui.label("No hex is reachable.");
+                // a step whose choices put units on hexes by choices of their own (a set-up, a
+                // move of a hex by a choice) marks those hexes: "no hex" would deny the rings
+                let marked: std::collections::BTreeSet<_> =
+                    s.choices_on_map().into_iter().map(|(h, _)| h).collect();
+                if marked.is_empty() {
+                    ui.label("No hex is reachable.");
+                } else {
+                    ui.label(format!(
+                        "No move; the choices of the selection lead to {} marked on the map: click one to take it.",
+                        crate::words::count_as(marked.len(), "hex", "hexes")
+                    ));
+                }
             }
         }
     }

@@ -133,16 +133,18 @@ pub fn action_units(a: &Action) -> Vec<String> {
     out
 }
 
-/// The hexes an action names, in order: `hex`, `target`, `targets`, then `path`.
+/// The hexes an action names, in order: `hex`, `target`, `targets`, `path`, then `to` (a
+/// destination named alone, as a ruleset's own kind of move may: its last hex, where the
+/// action ends).
 pub fn action_hexes(engine: &Engine, a: &Action) -> Vec<Hex> {
-    let map = engine.state().map.clone();
+    let map = &engine.state().map;
     let mut out = Vec::new();
     let mut push = |v: &Value| {
         if let Some(h) = v.as_str().and_then(|s| map.parse(s)) {
             out.push(h);
         }
     };
-    for key in ["hex", "target", "targets", "path"] {
+    for key in ["hex", "target", "targets", "path", "to"] {
         match a.params.get(key) {
             Some(Value::Array(list)) => list.iter().for_each(&mut push),
             Some(v) => push(v),

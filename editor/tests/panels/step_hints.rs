@@ -268,3 +268,49 @@ fn the_scenario_notes_are_read_in_play_test() {
         .query_by_label_contains("holding both Smolensk hexes")
         .is_some());
 }
+
+/// A stack whose choices put it on other hexes by choices of their own (Pegasus Bridge's `pbx
+/// move`, a set-up's placements) and not by a path has no movement field: the panel said "No hex
+/// is reachable." under the rings those choices draw. It says where the choices lead.
+#[test]
+fn a_stack_whose_choices_mark_hexes_is_not_told_no_hex_is_reachable() {
+    let mut h = play("scenarios/pegasus-bridge/dawn.toml", &[]);
+    let hex = {
+        let s = h.state().session.as_ref().expect("the game");
+        let state = s.engine.state();
+        let actions = s.actions.as_ref().expect("the listed choices");
+        let unit = actions
+            .iter()
+            .find(|a| a.kind == "pbx_move")
+            .and_then(|a| a.params.get("unit"))
+            .and_then(|u| u.as_str())
+            .expect("a pbx move names its unit")
+            .to_string();
+        state.unit(&unit).and_then(|u| u.hex()).expect("on the map")
+    };
+    h.state_mut()
+        .session
+        .as_mut()
+        .expect("the game")
+        .select(hex);
+    let start = Instant::now();
+    loop {
+        h.step();
+        let s = h.state().session.as_ref().expect("the game");
+        if s.reach.is_some() && !s.rules_busy() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no reach worked out"
+        );
+    }
+    h.run_ok();
+    let s = h.state().session.as_ref().expect("the game");
+    assert!(
+        !s.choices_on_map().is_empty(),
+        "the stack's choices lead to hexes"
+    );
+    assert!(h.query_by_label_contains("No hex is reachable").is_none());
+    h.get_by_label_contains("marked on the map: click one to take it");
+}
