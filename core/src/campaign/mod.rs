@@ -231,6 +231,18 @@ impl Campaign {
                         ),
                     ));
                 }
+                // a file that is not there was said when the game was played, at its own
+                // path, with no word of the campaign line that named it
+                if !at.exists() {
+                    return Err(fail_at(
+                        line,
+                        format!(
+                            "game {} `{field}`: `{value}` is not there (looked for at {})",
+                            i + 1,
+                            crate::error::shown_path(at).display()
+                        ),
+                    ));
+                }
                 let Some(found) = (at.is_file())
                     .then(|| read_text(at, field).ok())
                     .flatten()

@@ -474,6 +474,12 @@ impl Engine {
     /// campaign's later game, from it and what the last game left), refusing the first action
     /// that is not legal or does not give the events recorded, and a final state whose hash is
     /// not the saved one. `path` names the save in errors.
+    ///
+    /// A log reordered with care (two actions that roll nothing swapped, giving the same events
+    /// and state) replays and loads: what this proves is that the log is a game these rules
+    /// play to the saved state, not that it is the one played. The checksum is no signature (it
+    /// is computed again by anyone), so no check here could tell the two apart; the state and
+    /// every later ruling are those of a legal game, which is what a load must guarantee.
     pub fn replay_save(&mut self, save: &SaveFile, path: &Path) -> Result<(), EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let engine = self;
