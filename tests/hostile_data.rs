@@ -913,3 +913,41 @@ fn a_save_reordered_into_another_legal_game_loads_and_one_into_no_game_is_refuse
         r.stderr
     );
 }
+
+/// A map whose default terrain no hex has (every hex painted) needs no cost for it, as the
+/// map check does not ask it be declared: a default of an undeclared terrain (a typo, a
+/// zero-width joiner) loaded, then every search failed at the rules' line ("terrain `‍clear`
+/// used by the map has no movement cost"). A painted hex of an undeclared terrain is still
+/// refused when the scenario loads, naming the map.
+#[test]
+fn a_default_terrain_no_hex_has_needs_no_movement_cost() {
+    use kessel_core::engine::Engine;
+    use kessel_core::script::Limits;
+    let dir = crate::util::toy_copy("default-terrain-unused");
+    let map = dir.join("map.toml");
+    let text = std::fs::read_to_string(&map).expect("toy map");
+    let edited = text.replace("default = \"clear\"", "default = \"\u{200d}clear\"");
+    assert_ne!(edited, text);
+    std::fs::write(&map, &edited).expect("write");
+    let engine = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default())
+        .expect("the toy loads");
+    let legal = engine.legal_actions(None).expect("the moves are listed");
+    assert!(legal.iter().any(|a| a.kind == "move"), "{legal:?}");
+    // the same terrain painted on a hex is the map's to answer for
+    let painted = edited
+        .replace("\"..w....\",  # row 01", "\"x.w....\",  # row 01")
+        .replace(
+            "legend = { \".\" = \"clear\"",
+            "legend = { \"x\" = \"swamp\", \".\" = \"clear\"",
+        );
+    assert_ne!(painted, edited);
+    std::fs::write(&map, painted).expect("write");
+    let Err(e) = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()) else {
+        panic!("a hex of an undeclared terrain loaded");
+    };
+    assert!(
+        e.to_string()
+            .contains("terrain `swamp` is not declared by the ruleset"),
+        "{e}"
+    );
+}

@@ -793,7 +793,7 @@ fn damaged_rules_are_played_or_refused_naming_a_rules_file() {
             &format!("lua {file}"),
             toy_copy(&format!("mutate-{stem}")),
             file,
-            &[".lua:", ".lua\"]:", "[load ", "scenario.toml"],
+            &[".lua:", ".lua\"]:", "[load ", "scenario.toml", "map.toml"],
             true,
         );
     }
