@@ -712,6 +712,28 @@ fn load_and_play(scenario: &Path, seed: u64, names: &[&str]) -> Result<(), Strin
     Ok(())
 }
 
+/// Reloads the rules of a game in progress from the damaged files: refused, the error names a
+/// file and the last good rules stay live (they list what they listed); taken, the game goes on
+/// or fails naming a file.
+fn reloaded(engine: &mut Engine, listed: &[Action], names: &[&str]) -> Result<(), String> {
+    let named = |said: &str| names.iter().any(|n| said.contains(n));
+    match engine.reload_rules() {
+        Err(e) if !named(&e.message) => Err(format!("an error naming no file: {}", e.message)),
+        Err(_) => match engine.legal_actions(None) {
+            Ok(now) if now == listed => Ok(()),
+            Ok(_) => Err("refused, and the last good rules list other actions".into()),
+            Err(e) => Err(format!(
+                "refused, and the last good rules fail: {}",
+                e.message
+            )),
+        },
+        Ok(()) => match engine.legal_actions(None) {
+            Err(e) if !named(&e.message) => Err(format!("an error naming no file: {}", e.message)),
+            _ => Ok(()),
+        },
+    }
+}
+
 /// One file of `dir` damaged `cases()` times (the first copy of the sample restored before each),
 /// the game loaded from `scenario` after each.
 fn fuzz_file(name: &str, dir: PathBuf, file: &str, names: &'static [&'static str], lua: bool) {
@@ -723,6 +745,13 @@ fn fuzz_file(name: &str, dir: PathBuf, file: &str, names: &'static [&'static str
         let path = dir.join(&file);
         let sample = std::fs::read(&path).expect("the sample");
         let scenario = dir.join("scenario.toml");
+        // a game in progress whose rules file is replaced by each damaged copy, as the editor
+        // reloads a file saved while playing
+        let mut live =
+            lua.then(|| Engine::load(&scenario, None, 1, limits()).expect("the toy loads"));
+        let listed = live
+            .as_ref()
+            .map(|e| e.legal_actions(None).expect("the toy lists its actions"));
         let mut found = Vec::new();
         for case in 0..n {
             let mut rng = Rng::new(seed, &format!("{name}/{case}"));
@@ -738,6 +767,26 @@ fn fuzz_file(name: &str, dir: PathBuf, file: &str, names: &'static [&'static str
                 Err(payload) => found.push(format!("{label}\n  PANIC: {}", panic_words(payload))),
                 Ok(Err(m)) => found.push(format!("{label}\n  {m}")),
                 Ok(Ok(())) => {}
+            }
+            if let (Some(engine), Some(listed)) = (live.as_mut(), listed.as_ref()) {
+                let reload = catch_unwind(AssertUnwindSafe(|| reloaded(engine, listed, names)));
+                match reload {
+                    Err(payload) => found.push(format!(
+                        "{label}\n  PANIC in reload: {}",
+                        panic_words(payload)
+                    )),
+                    Ok(Err(m)) => found.push(format!("{label}\n  reload: {m}")),
+                    Ok(Ok(())) => {}
+                }
+                // the good rules back, for the next case
+                std::fs::write(&path, &sample).expect("put the sample back");
+                if let Err(e) = engine.reload_rules() {
+                    found.push(format!(
+                        "{label}\n  the good rules do not load again: {}",
+                        e.message
+                    ));
+                    live = None;
+                }
             }
         }
         std::fs::write(&path, &sample).expect("put the sample back");
@@ -906,7 +955,7 @@ fn a_damaged_campaign_is_started_or_refused_naming_it() {
 }
 
 /// A toy game of a few moves, saved: the sample of the save tests.
-fn toy_save(dir: &Path) -> String {
+fn toy_save() -> String {
     let scenario = root().join("core/tests/fixtures/toy/scenario.toml");
     let mut engine = Engine::load(&scenario, None, 7, limits()).expect("toy loads");
     let mut choice = Rng::new(7, "save");
@@ -919,7 +968,6 @@ fn toy_save(dir: &Path) -> String {
         let accepted = engine.act(&a).expect("a listed action runs");
         assert!(accepted.is_ok(), "a listed action is accepted");
     }
-    let _ = dir;
     engine.save().expect("save")
 }
 
@@ -929,7 +977,7 @@ fn a_damaged_save_is_loaded_or_refused_naming_it() {
     let n = cases() * 2;
     watched("save", Duration::from_secs(120), move |say| {
         let dir = scratch("mutate-save");
-        let sample = toy_save(&dir);
+        let sample = toy_save();
         let doc: Json = serde_json::from_str(&sample).expect("a save is JSON");
         let path = dir.join("game.json");
         let mut found = Vec::new();
