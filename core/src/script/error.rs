@@ -339,13 +339,14 @@ fn plain_conversion(e: &mlua::Error) -> Option<String> {
 }
 
 /// The whole numbers a binding's integer type takes, in words ("from 0 to 4294967295"): what an
-/// argument out of range is told it may be.
+/// argument out of range is told it may be. (Not for a 64-bit signed one: every Lua integer
+/// fits it, so a number refused there is a float with a fraction or past 2^63, and the function
+/// that reads it says its own range.)
 fn whole_range(rust: &str) -> Option<String> {
     let (lo, hi): (i128, i128) = match rust {
         "i8" => (i8::MIN.into(), i8::MAX.into()),
         "i16" => (i16::MIN.into(), i16::MAX.into()),
         "i32" => (i32::MIN.into(), i32::MAX.into()),
-        "i64" | "isize" | "integer" => (i64::MIN.into(), i64::MAX.into()),
         "u8" => (0, u8::MAX.into()),
         "u16" => (0, u16::MAX.into()),
         "u32" => (0, u32::MAX.into()),
