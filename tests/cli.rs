@@ -1864,8 +1864,8 @@ fn a_scenario_hides_units_and_markers_from_sides_as_rules_can() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A campaign naming a scenario that does not load says which campaign named it, not only the
-/// scenario's path (which a newcomer may never have typed).
+/// A campaign naming a scenario that is not there says which campaign named it, at the game's
+/// line, not only the scenario's path (which a newcomer may never have typed).
 #[test]
 fn a_campaign_with_a_missing_game_names_the_campaign_file() {
     let dir = crate::util::toy_copy("campaign-missing-game");
@@ -1883,8 +1883,7 @@ fn a_campaign_with_a_missing_game_names_the_campaign_file() {
     assert_ne!(r.code, 0, "{}", r.stdout);
     assert!(
         r.stderr
-            .contains("chain.toml: a game of this campaign does not load")
-            && r.stderr.contains("gone.toml"),
+            .contains("chain.toml:5: game 2 `scenario`: `gone.toml` is not there"),
         "{}",
         r.stderr
     );

@@ -865,3 +865,89 @@ fn a_campaign_game_naming_the_wrong_file_says_so_at_its_line() {
         );
     }
 }
+
+/// A save's log reordered with care into another legal game (two moves that roll nothing
+/// swapped: the same events, the same state) loads, as decided in `Engine::replay_save`: a load
+/// proves the log is a game the rules play to the saved state, and no check could tell it from
+/// a player who moved in that order. A reorder that changes what an action does (a move put
+/// after the end of its phase) is refused as an edited history.
+#[test]
+fn a_save_reordered_into_another_legal_game_loads_and_one_into_no_game_is_refused() {
+    let dir = crate::util::toy_copy("save-reordered");
+    let play = crate::util::write(
+        &dir,
+        "play.lua",
+        "assert(kessel.act{ kind = 'move', unit = 'r1', path = { '0303' } })\n\
+         assert(kessel.act{ kind = 'move', unit = 'r2', path = { '0102' } })\n\
+         assert(kessel.act{ kind = 'end_phase' })\n",
+    );
+    let save = dir.join("game.json");
+    let s = |p: &std::path::Path| p.to_str().expect("utf8").to_string();
+    let r = crate::util::kessel(&[
+        "script",
+        &s(&play),
+        "--scenario",
+        &s(&dir.join("scenario.toml")),
+        "--save",
+        &s(&save),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).expect("save")).expect("JSON");
+    let reordered = |a: usize, b: usize| {
+        let mut j = json.clone();
+        j["log"].as_array_mut().expect("a log").swap(a, b);
+        crate::util::resign_save(&mut j);
+        std::fs::write(&save, serde_json::to_string_pretty(&j).expect("json")).expect("edit");
+        crate::util::kessel(&["view", &s(&save), "--as", "red"])
+    };
+    let r = reordered(0, 1);
+    assert_eq!(r.code, 0, "the two moves swapped: {}", r.stderr);
+    let r = reordered(1, 2);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("game.json")
+            && r.stderr.contains(kessel_core::engine::EDITED_HISTORY)
+            && r.stderr.contains("action 3 of 3"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A map whose default terrain no hex has (every hex painted) needs no cost for it, as the
+/// map check does not ask it be declared: a default of an undeclared terrain (a typo, a
+/// zero-width joiner) loaded, then every search failed at the rules' line ("terrain `‍clear`
+/// used by the map has no movement cost"). A painted hex of an undeclared terrain is still
+/// refused when the scenario loads, naming the map.
+#[test]
+fn a_default_terrain_no_hex_has_needs_no_movement_cost() {
+    use kessel_core::engine::Engine;
+    use kessel_core::script::Limits;
+    let dir = crate::util::toy_copy("default-terrain-unused");
+    let map = dir.join("map.toml");
+    let text = std::fs::read_to_string(&map).expect("toy map");
+    let edited = text.replace("default = \"clear\"", "default = \"\u{200d}clear\"");
+    assert_ne!(edited, text);
+    std::fs::write(&map, &edited).expect("write");
+    let engine = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default())
+        .expect("the toy loads");
+    let legal = engine.legal_actions(None).expect("the moves are listed");
+    assert!(legal.iter().any(|a| a.kind == "move"), "{legal:?}");
+    // the same terrain painted on a hex is the map's to answer for
+    let painted = edited
+        .replace("\"..w....\",  # row 01", "\"x.w....\",  # row 01")
+        .replace(
+            "legend = { \".\" = \"clear\"",
+            "legend = { \"x\" = \"swamp\", \".\" = \"clear\"",
+        );
+    assert_ne!(painted, edited);
+    std::fs::write(&map, painted).expect("write");
+    let Err(e) = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()) else {
+        panic!("a hex of an undeclared terrain loaded");
+    };
+    assert!(
+        e.to_string()
+            .contains("terrain `swamp` is not declared by the ruleset"),
+        "{e}"
+    );
+}

@@ -284,3 +284,39 @@ fn an_unknown_pool_says_what_the_file_declares_and_how_to_declare_one() {
         r.stderr
     );
 }
+
+/// A file that is not there is said at the line of the file that names it: a scenario's `map`
+/// and a campaign game's `scenario` were said at the missing path alone ("nomap.toml: cannot
+/// read map"), with no word of which file, or which line, named it.
+#[test]
+fn a_missing_file_is_said_at_the_line_that_names_it() {
+    let dir = toy_copy("missing-named");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let edited = text.replace("map = \"map.toml\"", "map = \"nomap.toml\"");
+    assert_ne!(edited, text);
+    std::fs::write(&scenario, edited).expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("scenario.toml:5: `map` names ")
+            && r.stderr
+                .contains("nomap.toml, which cannot be read: no such file"),
+        "{}",
+        r.stderr
+    );
+    std::fs::write(&scenario, text).expect("put the scenario back");
+    let campaign = write(
+        &dir,
+        "campaign.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n[[game]]\nscenario = \"nosuch.toml\"\n",
+    );
+    let r = kessel(&["check", campaign.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("campaign.toml:5: game 2 `scenario`: `nosuch.toml` is not there"),
+        "{}",
+        r.stderr
+    );
+}

@@ -15,6 +15,7 @@ mod hostile_output;
 mod hostile_reentry;
 mod lab;
 mod located;
+mod mutate;
 mod package;
 mod props;
 mod random_legal;

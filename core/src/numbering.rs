@@ -56,6 +56,11 @@ fn column_letters(n: i32) -> Option<String> {
     Some(std::iter::repeat_n(letter, repeat).collect())
 }
 
+/// `n` held within `i32`.
+fn saturated(n: i64) -> i32 {
+    i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX })
+}
+
 /// `A` → 1, `II` → 35; `None` unless one capital letter repeated at most [`MAX_REPEAT`] times.
 fn column_number(text: &str) -> Option<i32> {
     let first = text.bytes().next()?;
@@ -223,11 +228,13 @@ impl Numbering {
     /// Offset between the axial row and the 0-based printed row of a column. Stepping east onto a
     /// column that sits higher, the south-east neighbour's printed row grows by one while its axial
     /// row stays; so the shift counts the higher columns between column 0 and `col`.
-    fn shift(&self, col: i32) -> i32 {
+    ///
+    /// Worked in `i64`: a hex anywhere in `i32` (one a damaged save's event names) has a shift.
+    fn shift(&self, col: i64) -> i64 {
         let upper_parity = if self.column_is_lower(0) { 1 } else { 0 };
         // integers i in (a, b] with i ≡ upper_parity (mod 2)
         let count =
-            |a: i32, b: i32| (b - upper_parity).div_euclid(2) - (a - upper_parity).div_euclid(2);
+            |a: i64, b: i64| (b - upper_parity).div_euclid(2) - (a - upper_parity).div_euclid(2);
         if col >= 0 {
             count(0, col)
         } else {
@@ -237,30 +244,39 @@ impl Numbering {
 
     /// Converts 0-based (column, row) offsets into an axial hex.
     pub fn offset_to_hex(&self, col: i32, row: i32) -> Hex {
-        Hex::new(col, row - self.shift(col))
+        Hex::new(col, saturated(i64::from(row) - self.shift(col.into())))
     }
 
-    /// Converts an axial hex into 0-based (column, row) offsets.
+    /// Converts an axial hex into 0-based (column, row) offsets. (A row past `i32`, of a hex
+    /// far off any map, is held at its bound: it stays off every map.)
     pub fn hex_to_offset(&self, hex: Hex) -> (i32, i32) {
-        (hex.q, hex.r + self.shift(hex.q))
+        (hex.q, saturated(self.wide_offset(hex).1))
     }
 
-    /// The printed label of a hex, e.g. `"0120"`.
+    /// [`Numbering::hex_to_offset`] without a bound.
+    fn wide_offset(&self, hex: Hex) -> (i64, i64) {
+        let q = i64::from(hex.q);
+        (q, i64::from(hex.r) + self.shift(q))
+    }
+
+    /// The printed label of a hex, e.g. `"0120"`. Any hex has one, on the map or not: a message
+    /// may quote a hex from a damaged save or event, anywhere in `i32` (its label overflowed).
     pub fn label(&self, hex: Hex) -> String {
-        let (c, r) = self.hex_to_offset(hex);
+        let (c, r) = self.wide_offset(hex);
+        let (col, row) = (
+            c + i64::from(self.first_column),
+            r + i64::from(self.first_row),
+        );
         if self.letters {
-            let col = c + self.first_column;
             // a hex far off any map (in a message) gets its column number in brackets
-            let col = column_letters(col).unwrap_or_else(|| format!("[{col}]"));
-            return format!("{col}{}", r + self.first_row);
+            let col = i32::try_from(col)
+                .ok()
+                .and_then(column_letters)
+                .unwrap_or_else(|| format!("[{col}]"));
+            return format!("{col}{row}");
         }
         let w = self.digits;
-        format!(
-            "{:0w$}{:0w$}",
-            c + self.first_column,
-            r + self.first_row,
-            w = w
-        )
+        format!("{col:0w$}{row:0w$}")
     }
 
     /// Parses a printed label. Returns `None` for text that is not a label of this numbering.
@@ -304,6 +320,36 @@ mod tests {
 
     fn pgg() -> Numbering {
         Numbering::default()
+    }
+
+    /// A hex at the ends of `i32` (from a damaged save's event, quoted when the replay parts
+    /// from it) has a label, in either numbering: the sums overflowed (a panic in a debug build).
+    #[test]
+    fn a_hex_anywhere_has_a_label() {
+        let letters = Numbering {
+            letters: true,
+            ..pgg()
+        };
+        for n in [pgg(), letters] {
+            for (q, r) in [
+                (i32::MAX, i32::MAX),
+                (i32::MIN, i32::MIN),
+                (0, i32::MAX),
+                (i32::MAX, 0),
+                (i32::MIN, i32::MAX),
+            ] {
+                let label = n.label(Hex::new(q, r));
+                assert!(
+                    n.parse(&label).is_none_or(|h| h != Hex::new(0, 0)),
+                    "{label}"
+                );
+                let (c, row) = n.hex_to_offset(Hex::new(q, r));
+                assert_eq!(c, q);
+                assert!(row.unsigned_abs() > 1 << 29, "{q},{r}: row {row}");
+            }
+            // a hex on the map keeps its label
+            assert_eq!(n.parse(&n.label(Hex::new(3, 4))), Some(Hex::new(3, 4)));
+        }
     }
 
     #[test]

@@ -117,11 +117,17 @@ impl Campaign {
     /// Loads and checks a campaign file (its scenarios are loaded when played).
     pub fn load(path: &Path) -> Result<Campaign, LoadError> {
         let text = read_text(path, "campaign")?;
-        Campaign::parse(path, &text)
+        Campaign::parse_checking(path, &text, true)
     }
 
-    /// Parses campaign text; scenario paths are relative to `path`'s folder.
+    /// Parses campaign text; scenario paths are relative to `path`'s folder. (The files the
+    /// games name need not be there yet: [`Campaign::load`] asks that they are.)
     pub fn parse(path: &Path, text: &str) -> Result<Campaign, LoadError> {
+        Campaign::parse_checking(path, text, false)
+    }
+
+    /// [`Campaign::parse`], refusing a game's file that is not there when `files` says so.
+    fn parse_checking(path: &Path, text: &str, files: bool) -> Result<Campaign, LoadError> {
         crate::error::toml_bounds_at(path, text, crate::error::MAX_SMALL_TOML_VALUES)?;
         let file: CampaignFile = toml::from_str(text).map_err(|e| {
             // another of Kessel's files given where a campaign goes: say which it is
@@ -228,6 +234,18 @@ impl Campaign {
                              a folder",
                             i + 1,
                             crate::error::shown_path(&file).display()
+                        ),
+                    ));
+                }
+                // a file that is not there was said when the game was played, at its own
+                // path, with no word of the campaign line that named it
+                if files && !at.exists() {
+                    return Err(fail_at(
+                        line,
+                        format!(
+                            "game {} `{field}`: `{value}` is not there (looked for at {})",
+                            i + 1,
+                            crate::error::shown_path(at).display()
                         ),
                     ));
                 }

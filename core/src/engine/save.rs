@@ -474,6 +474,12 @@ impl Engine {
     /// campaign's later game, from it and what the last game left), refusing the first action
     /// that is not legal or does not give the events recorded, and a final state whose hash is
     /// not the saved one. `path` names the save in errors.
+    ///
+    /// A log reordered with care (two actions that roll nothing swapped, giving the same events
+    /// and state) replays and loads: what this proves is that the log is a game these rules
+    /// play to the saved state, not that it is the one played. The checksum is no signature (it
+    /// is computed again by anyone), so no check here could tell the two apart; the state and
+    /// every later ruling are those of a legal game, which is what a load must guarantee.
     pub fn replay_save(&mut self, save: &SaveFile, path: &Path) -> Result<(), EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let engine = self;
@@ -686,5 +692,33 @@ mod first_difference_tests {
         assert!(!said.contains("\"q\""), "internal coordinates: {said}");
         let shorter = first_difference(&map, &[moved("0102")], &[]);
         assert!(shorter.ends_with("now nothing"), "{shorter}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A save's numbers read back as the very numbers written: its checksum is of their text as
+    /// read, so one number read a unit in the last place off (serde_json's fast float reading,
+    /// without `float_roundtrip`) made a save Kessel had just written refuse to load as
+    /// "edited or damaged" (a ruleset's road costing 0.65536 MP, its sums in the log).
+    #[test]
+    fn every_number_in_a_save_reads_back_as_written() {
+        let mut misread = Vec::new();
+        for i in 0..200u32 {
+            for j in 0..50u32 {
+                let x = f64::from(i) * 0.65536 + f64::from(j) * 0.1 + 1e-3 * f64::from(i % 7);
+                let text = serde_json::to_string(&x).expect("a finite number");
+                let back: f64 = serde_json::from_str(&text).expect("reads");
+                if back.to_bits() != x.to_bits() {
+                    misread.push(format!("{text} read as {back:?}"));
+                }
+            }
+        }
+        assert!(
+            misread.is_empty(),
+            "{} misread: {:?}",
+            misread.len(),
+            &misread[..misread.len().min(5)]
+        );
     }
 }

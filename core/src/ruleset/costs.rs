@@ -178,11 +178,24 @@ pub fn compile_costs(
     let terrain_decl = decl.get("terrain").unwrap_or(&empty);
     let mut terrain = Vec::new();
     for name in map.terrains.names() {
-        let v = terrain_decl.get(name).ok_or_else(|| {
-            CostError(format!(
-                "terrain `{name}` used by the map has no movement cost"
-            ))
-        })?;
+        let v = match terrain_decl.get(name) {
+            Some(v) => v,
+            // a kind no hex has (the map's default where every hex is painted, a kind painted
+            // away) is never read, and `Ruleset::check_map` does not ask it be declared: a
+            // default of no declared terrain loaded and every search then failed
+            None if !map
+                .hexes()
+                .any(|h| map.terrain_name(h) == Some(name.as_str())) =>
+            {
+                terrain.push(Entry::Cost(Cost::from_mp(1.0)));
+                continue;
+            }
+            None => {
+                return Err(CostError(format!(
+                    "terrain `{name}` used by the map has no movement cost"
+                )))
+            }
+        };
         let inner = v.get("cost").unwrap_or(v);
         let e = entry_of(inner, class, side, &format!("terrain {name}"), v)?
             .unwrap_or(Entry::Cost(Cost::from_mp(1.0)));

@@ -47,7 +47,24 @@ impl Scenario {
         let profile_line = (file.scenario.profile.as_ref()).map(|p| lines.line(p.span().start));
         let (map, map_errors) = match map {
             Some(m) => (m, Vec::new()),
-            None => parse_map_lenient(&map_path, &read_text(&map_path, "map")?)?,
+            None => {
+                // a map that cannot be read at all (missing, a folder, too large) is the
+                // scenario's `map` line's to answer for: it was said at the map's path alone,
+                // with no word of which file named it
+                let text = read_text(&map_path, "map").map_err(|e| match e.line {
+                    Some(_) => e,
+                    None => LoadError::new(
+                        path,
+                        Some(lines.line(file.scenario.map.span().start)),
+                        format!(
+                            "`map` names {}, which {}",
+                            crate::error::shown_path(&map_path).display(),
+                            e.message.replace("cannot read map: ", "cannot be read: ")
+                        ),
+                    ),
+                })?;
+                parse_map_lenient(&map_path, &text)?
+            }
         };
         let mut d = Diag::new(path, text);
         let turns = file.scenario.turns.get_ref().0;

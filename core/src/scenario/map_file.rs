@@ -25,7 +25,7 @@ struct MapFile {
     #[serde(default)]
     areas: Vec<S<AreaEntry>>,
     #[serde(default)]
-    tags: Vec<TagEntry>,
+    tags: Vec<S<TagEntry>>,
 }
 
 #[derive(Deserialize)]
@@ -562,7 +562,10 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             },
         );
     }
-    for t in &file.tags {
+    for entry in &file.tags {
+        let t = entry.get_ref();
+        // a tag is a name the rules ask for (kessel.map.tagged), as kessel.emit's tags are
+        d.name(entry.span(), format_args!("tag"), &t.tag);
         let hexes = parse_hexes(&map, &t.hexes, &mut d)
             .into_iter()
             .map(|(h, _)| h);

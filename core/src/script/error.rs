@@ -322,13 +322,38 @@ fn plain_conversion(e: &mlua::Error) -> Option<String> {
         "boolean" => "a boolean".to_string(),
         other => format!("a {other}"),
     };
-    // (mlua's own notes repeat what `expected` says; a range or encoding problem is kept)
+    // (mlua's own notes repeat what `expected` says; a range or encoding problem is kept, with
+    // the range the argument takes: "out of range" alone left a script guessing at the bounds)
+    let range = whole_range(wanted)
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
     let note = match message.as_deref() {
-        Some("out of range") if numeric => " with a fraction, or out of range".to_string(),
+        Some("out of range") if numeric && *from == "integer" => {
+            format!(" out of range{range}")
+        }
+        Some("out of range") if numeric => format!(" with a fraction, or out of range{range}"),
         Some(m) if !m.starts_with("expected") => format!(" ({m})"),
         _ => String::new(),
     };
     Some(format!("expected {expected}, got {got}{note}"))
+}
+
+/// The whole numbers a binding's integer type takes, in words ("from 0 to 4294967295"): what an
+/// argument out of range is told it may be. (Not for a 64-bit signed one: every Lua integer
+/// fits it, so a number refused there is a float with a fraction or past 2^63, and the function
+/// that reads it says its own range.)
+fn whole_range(rust: &str) -> Option<String> {
+    let (lo, hi): (i128, i128) = match rust {
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, u64::MAX.into()),
+        _ => return None,
+    };
+    Some(format!("from {lo} to {hi}"))
 }
 
 /// The error a chain of Rust callbacks wraps.

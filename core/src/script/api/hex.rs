@@ -58,13 +58,23 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             &m,
             world,
             name,
-            move |lua, w, (h, r): (String, u32)| {
+            move |lua, w, (h, r): (String, i64)| {
                 let hex = hex_in(w, &h)?;
-                if r > MAX_RADIUS {
+                // (read wide, so a negative or huge radius is told the radii there are)
+                if r < 0 {
                     return Err(mlua::Error::runtime(format!(
-                        "kessel.hex.{name}: radius {r} is over the limit ({MAX_RADIUS})"
+                        "kessel.hex.{name}: radius {r} is below 0 (a radius is from 0 to \
+                         {MAX_RADIUS})"
                     )));
                 }
+                let r = match u32::try_from(r) {
+                    Ok(r) if r <= MAX_RADIUS => r,
+                    _ => {
+                        return Err(mlua::Error::runtime(format!(
+                            "kessel.hex.{name}: radius {r} is over the limit ({MAX_RADIUS})"
+                        )))
+                    }
+                };
                 // hexes farther than the map is wide and high are all off it: never allocate for them
                 let map = &w.state.map;
                 let extent = map.columns() + map.rows();
