@@ -108,7 +108,7 @@ impl Engine {
                 ..Profile::default()
             });
         }
-        // a path written without its `.toml` (`profiles/wbc2011`): say the file that is there
+        // a path written without its `.toml` (`profiles/tournament`): say the file that is there
         let with_toml = PathBuf::from(format!("{}.toml", path.display()));
         if Engine::is_profile_path(profile) && !path.exists() && with_toml.is_file() {
             return Err(crate::error::LoadError::new(
