@@ -91,7 +91,8 @@ kessel.queries.declare{
     local r = u.vars.reph or {}
     local out = { status = r.status or "not classified yet", area = r.area, rule = r.why, isolated = u.vars.isolated == true,
       encircled = u.vars.encircled == true, wounded = u.vars.wounded == true,
-      must_escape = require("rules.escape").must_escape(u) == true, may_escape = require("rules.escape").may_escape(u) == true }
+      must_escape = require("rules.escape").must_escape(u) == true, may_escape = require("rules.escape").may_escape(u) == true,
+      overstacked = require("rules.escape").overstacked(u) == true }
     -- RB has no Setup Areas: the players' Perimeters give Isolated Areas [11.605] [11.606], and a
     -- unit on the map is in one of them or not (before, an RB unit read "not classified yet" until
     -- it escaped or was cleared, whatever its area)

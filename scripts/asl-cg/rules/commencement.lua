@@ -523,12 +523,7 @@ end
 function M.stacking_problem(u, hex, level)
   if not C.is_personnel(u) or C.crewing(u) then return nil end
   local limit = kessel.game.constant("stacking_limit")
-  local hs, smc = 0, 0
-  for _, o in ipairs(kessel.units.at(hex)) do
-    if o.id ~= u.id and o.side == u.side and C.level(o) == level and not o.vars.prisoner_of and not C.crewing(o) then
-      if C.is_smc(o) then smc = smc + 1 else hs = hs + C.hs_equiv(o) end
-    end
-  end
+  local hs, smc = C.stack_count(u.side, hex, level, u.id)
   if C.is_smc(u) then
     smc = smc + 1
     if smc > limit.smc then

@@ -426,6 +426,26 @@ end
 
 -- the units a unit stands with (same hex and level), itself included
 function C.level(u) return (u.vars and u.vars.level) or 0 end
+
+-- [A5.1] a side's Personnel in a Location (hex, level) as its stacking limit counts them:
+-- HS-equivalents and SMC, not a vehicle's crew nor a prisoner (our reading); `except`, a unit id
+-- left out (the one that would move in). The limit is the `stacking_limit` data.
+function C.stack_count(side, hex, level, except)
+  local hs, smc = 0, 0
+  for _, o in ipairs(kessel.units.at(hex)) do
+    if o.id ~= except and o.side == side and C.level(o) == level and C.is_personnel(o) and not o.vars.prisoner_of and not C.crewing(o) then
+      if C.is_smc(o) then smc = smc + 1 else hs = hs + C.hs_equiv(o) end
+    end
+  end
+  return hs, smc
+end
+-- is a count of C.stack_count over the limit? Which of the two is: "squads", "smc" or nil
+function C.over_limit(hs, smc)
+  local limit = kessel.game.constant("stacking_limit")
+  if hs > 2 * limit.squads then return "squads" end
+  if smc > limit.smc then return "smc" end
+  return nil
+end
 -- a building hex, which has upper-level Locations: one of a building terrain (a Factory among
 -- them), or in a place of kind `building` unless a fire has left rubble or shellholes there
 -- (9.6094 rubbles every Location of a burnt building down to its ground level)

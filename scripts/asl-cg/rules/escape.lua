@@ -41,6 +41,138 @@ local function must_escape(u)
 end
 X.may_escape, X.must_escape = may_escape, must_escape
 
+-- [9.606 EXC] [A5.1] An Isolated unit may stay where it is, but each Isolated unit of an
+-- Overstacked Location must attempt Escape, or be moved freely to another Location of the same
+-- Isolated Setup Area, until the Location is no longer Overstacked (PB only: RB's 11.6063 has no
+-- such exception, and its set-up, 11.6242, is not in our text). Overstacked is over the side's
+-- stacking limit (`C.stack_count`, the `stacking_limit` data, as 9.62022's set-up counts it); a
+-- vehicle is not counted, and a Personnel unit alone is what may leave. Before, an Isolated unit
+-- Overstacked where the CG scenario ended stayed there.
+
+-- the Location a unit is in as notes and refusals name it
+local function location_text(hex, level)
+  if (level or 0) == 0 then return tostring(hex) end
+  return string.format("%s level %d", tostring(hex), level)
+end
+
+-- is the unit an Isolated Personnel unit of an Overstacked Location (the exception's case)? The
+-- count is of its side's Personnel in its Location.
+function X.overstacked(u)
+  if not C.pb() or u.location ~= "map" or not C.is_personnel(u) or C.crewing(u) or u.vars.prisoner_of then return false end
+  local r = u.vars.reph
+  if not (type(r) == "table" and r.status == "isolated") then return false end
+  return C.over_limit(C.stack_count(u.side, u.hex, C.level(u))) ~= nil
+end
+
+local MOVE_USAGE = "move_overstacked{ unit = <an Isolated unit of an Overstacked Location>, hex = <another Location of its Isolated Setup Area>, level = <0, the ground level, if left out> }"
+function X.validate_move(a)
+  local why = S.only_in("escape", "9.606")
+  if why then return why end
+  if not C.pb() then
+    return C.refuse("11.6063", "RB's Escape from Isolation has no Overstacked exception: an Isolated unit stays or attempts Escape (escape{ units })")
+  end
+  local need = C.missing(a, "9.606", { "unit", "hex" }, MOVE_USAGE)
+  if need then return need end
+  local u = C.unit(a.unit, a.side)
+  if not u or u.location ~= "map" then return C.refuse("9.606", tostring(a.unit) .. " is no unit of yours on the map") end
+  why = C.not_owner(a, u, "9.606")
+  if why then return why end
+  if u.vars.escape_tried then return C.refuse("9.606", u.id .. " has already attempted Escape") end
+  if not X.overstacked(u) then
+    return C.refuse("9.606", string.format("%s is not an Isolated unit of an Overstacked Location (%s): only such a unit is moved in 9.606 (EXC); another stays or attempts Escape",
+      u.id, location_text(u.hex, C.level(u))))
+  end
+  if type(a.hex) ~= "string" or not kessel.hex.valid(a.hex) then
+    return C.refuse("9.606", "`" .. tostring(a.hex) .. "` is not a hex of this map")
+  end
+  -- the Location rules of 9.62022's set-up (the same Setup Area, a level that exists, no
+  -- stacking over the limit), read where they live
+  local M = require("rules.commencement")
+  local area = M.retained_area(u)
+  if not area then return C.refuse("9.606", u.id .. " is Retained in no Setup Area it can be moved in") end
+  why = M.level_problem(u, a.hex, a.level)
+  if why then return why end
+  local level = a.level or 0
+  if not M.area_holds(u.side, area, a.hex, level) then
+    return C.refuse("9.606", string.format("%s is not in Isolated Setup Area %s, which %s is in: it may be moved within that area only (EXC)",
+      location_text(a.hex, level), tostring(area.id), u.id))
+  end
+  if a.hex == u.hex and level == C.level(u) then return C.refuse("9.606", u.id .. " is in " .. location_text(a.hex, level) .. " already") end
+  return M.stacking_problem(u, a.hex, level)
+end
+
+function X.move(u, hex, level, how)
+  local from = location_text(u.hex, C.level(u))
+  if hex ~= u.hex then kessel.emit.move(u.id, { hex }) end
+  C.follow(u)
+  for _, x in ipairs({ u, table.unpack(C.carried(u.id)) }) do
+    if C.level(x) ~= level then kessel.emit.unit_var(x.id, "level", level ~= 0 and level or nil) end
+  end
+  C.note("9.606", string.format("%s %s from %s, Overstacked, to %s, in its Isolated Setup Area %s (EXC)", u.id, how,
+    from, location_text(hex, level), tostring(u.vars.reph.area)))
+end
+
+-- the Locations of its Isolated Setup Area an Overstacked unit may be moved to now, ground
+-- level (an upper building level may be named: `level`)
+local function move_targets(u)
+  local M = require("rules.commencement")
+  local area = M.retained_area(u)
+  local out = {}
+  for _, h in ipairs(area and area.hexes or {}) do
+    local a = { kind = "move_overstacked", side = u.side, unit = u.id, hex = h, level = area.level }
+    if X.validate_move(a) == nil then out[#out + 1] = a end
+  end
+  return out
+end
+
+kessel.action{
+  kind = "move_overstacked", rule = "9.606",
+  description = "move an Isolated unit of an Overstacked Location to another Location of its Isolated Setup Area (9.606 EXC)",
+  validate = function(a) return (X.validate_move(a)) end,
+  apply = function(a) X.move(kessel.units.get(a.unit), a.hex, a.level or 0, "is moved freely") end,
+  enumerate = function(side)
+    local s = S.current()
+    if not C.pb() or not s or s.id ~= "escape" then return {} end
+    local out = {}
+    for _, u in ipairs(C.on_map(side)) do
+      if X.overstacked(u) and not u.vars.escape_tried then
+        for _, a in ipairs(move_targets(u)) do out[#out + 1] = a end
+      end
+    end
+    return out
+  end,
+}
+
+-- [9.606 EXC] at the end of the step, each Overstacked Location of Isolated units is brought to the
+-- limit: the ruleset picks for the owner, the last unit of the kind over the limit (SMC or not) by
+-- id first, moved to the first Location of its area with room, else attempting Escape alone
+local function clear_overstacked()
+  local function pick()
+    local best
+    for _, u in ipairs(C.on_map()) do
+      u = kessel.units.get(u.id)
+      if X.overstacked(u) and not u.vars.escape_tried then
+        local over = C.over_limit(C.stack_count(u.side, u.hex, C.level(u)))
+        if (over == "smc") == C.is_smc(u) and (over ~= "squads" or C.hs_equiv(u) > 0) then
+          if best == nil or u.id > best.id then best = u end
+        end
+      end
+    end
+    return best
+  end
+  local u = pick()
+  while u do
+    local to = move_targets(u)[1]
+    if to then X.move(u, to.hex, to.level or 0, "is moved")
+    else
+      C.note("9.606", string.format("%s is Isolated in %s, Overstacked, with no Location of its Isolated Setup Area to be moved to: it must attempt Escape (EXC)",
+        u.id, location_text(u.hex, C.level(u))))
+      X.resolve({ u.id }, "9.606")
+    end
+    u = pick()
+  end
+end
+
 local function pp_carried(u)
   local pp = 0
   for _, w in ipairs(C.possessed(u.id)) do pp = pp + ((w.face and w.face.pp) or 0) end
@@ -540,7 +672,9 @@ kessel.action{
     local out = {}
     for _, u in ipairs(C.on_map(side)) do
       if may_escape(u) and not u.vars.escape_tried and u.type ~= "gun" then
-        out[#out + 1] = { kind = "escape", side = u.side, units = { u.id }, must = must_escape(u) or nil }
+        -- an Isolated unit of an Overstacked Location must leave it, by Escape or a move [9.606 EXC]
+        out[#out + 1] = { kind = "escape", side = u.side, units = { u.id }, must = must_escape(u) or nil,
+          overstacked = X.overstacked(u) and location_text(u.hex, C.level(u)) or nil }
       end
     end
     return out
@@ -549,6 +683,7 @@ kessel.action{
 
 S.on_end("escape", function()
   local case = C.pb() and "9.606" or "11.6063"
+  if C.pb() then clear_overstacked() end
   for _, u in ipairs(C.on_map()) do
     u = kessel.units.get(u.id)
     if u.location == "map" and must_escape(u) and not u.vars.escape_tried and u.type ~= "gun" then

@@ -249,10 +249,15 @@ kessel.action{
 local SIDE_KEYED = { cvp_lost = "9.6162", cvp_amassed = "11.6112", cpp = "9.616", fpp = "9.619", san = "9.6122",
   elr = "11.617", attack_chit = "11.616", idle_days = "11.617", scenarios_since_idle = "11.617",
   bought_previous_day = "11.617", win_loss = "11.6142", leader_hardening_drm = "11.6113", balance_drm = "11.616",
-  entry_areas = "9.6052", entry_order = "9.613" }
+  entry_areas = "9.6052", entry_order = "9.613", reph_cvp_lost = "11.616", elr_scenarios = "11.617",
+  promoted = "11.6114" }
+-- the records kept one a side under the side's name (`fortifications_german`), each secret to its
+-- side: a name with a side the CG does not have (RB's `fortifications_british`) is read by no rule
+local SIDE_NAMED = { cpp_ = "11.616", fpp_ = "9.619", fortifications_ = "9.619" }
 -- the side-keyed records whose values are numbers (a count, a level, a DRM) or flags
 local NUMBER_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = true, san = true, elr = true,
-  idle_days = true, scenarios_since_idle = true, leader_hardening_drm = true, balance_drm = true }
+  idle_days = true, scenarios_since_idle = true, leader_hardening_drm = true, balance_drm = true, reph_cvp_lost = true,
+  elr_scenarios = true }
 local FLAG_PER_SIDE = { attack_chit = true }
 -- the records that count something (points, a level, days, scenarios): never below zero (a typed
 -- `-20` passed the check and turned 9.6162's comparison and the CPP sums upside down)
@@ -331,6 +336,25 @@ function S.located_record_problems()
         elseif FLAG_PER_SIDE[key] and type(t[k]) ~= "boolean" then
           put(key, string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, shown(k), shown(t[k])))
         end
+      end
+    end
+  end
+  -- [9.619] [11.616] a record named for a side (`fortifications_<side>`, `cpp_<side>`,
+  -- `fpp_<side>`) of a side the CG does not have: the scenario's (every side of the ruleset is
+  -- asked, as a scenario's [vars] cannot be listed) and the game's (a campaign's carried ones)
+  local all_sides = { "german", "british", "russian" }
+  for _, prefix in ipairs(C.sorted_keys(SIDE_NAMED)) do
+    local names_seen = {}
+    for _, s in ipairs(all_sides) do
+      local ok, v = pcall(kessel.scenario.var, prefix .. s)
+      if ok and v ~= nil then names_seen[prefix .. s] = true end
+    end
+    for _, n in ipairs(kessel.game.var_names(prefix)) do names_seen[n] = true end
+    for _, key in ipairs(C.sorted_keys(names_seen)) do
+      local side = key:sub(#prefix + 1)
+      if not is_side(side) then
+        put(key, string.format("[%s] scenario var `%s` is the record of `%s`, not a side of the %s campaign game (%s): no rule reads it",
+          SIDE_NAMED[prefix], key, side, C.module():upper(), names))
       end
     end
   end
