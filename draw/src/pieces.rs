@@ -298,7 +298,8 @@ const VALUES_SHRINK: f32 = 0.55;
 /// 0403). `star`: a VP star on the stack ([`star_on_stack`]): a chip that would reach over it
 /// goes on below it, its tag too. `values`: the top counter's values line ([`values_box`]): the
 /// chips end above it (the column's lower chips lay on the counter's first value digit), made
-/// smaller down to [`VALUES_SHRINK`] of `chip`; beyond that they lie over it as they did. A
+/// smaller down to [`VALUES_SHRINK`] of `chip`, above the star when there is one (below it
+/// they would start where the values do); beyond that they lie over it as they did. A
 /// hexside's markers go by [`hexside_marker_anchor`].
 pub fn marker_column(
     c: Point,
@@ -309,6 +310,14 @@ pub fn marker_column(
     values: Option<(Point, Point)>,
 ) -> (f32, Vec<Point>) {
     if let Some(b) = values {
+        // with a VP star on the counter's left edge, above it first: below it the column
+        // starts where the values do, and its chip lay on their first digit
+        if let Some((at, r)) = star {
+            let (side, out) = column(c, size, chip, tags, None, Some(at.y - r));
+            if side >= VALUES_SHRINK * chip {
+                return (side, out);
+            }
+        }
         let (side, out) = column(c, size, chip, tags, star, Some(b.0.y));
         if side >= VALUES_SHRINK * chip {
             return (side, out);
@@ -849,6 +858,49 @@ mod tests {
             ),
             marker_column(c, 40.0, wanted, &[true, false], None, None)
         );
+    }
+
+    /// On a lone counter with a VP star, one chip goes above the star, clear of it and of the
+    /// values: below the star it lay on the first value digit. (On a stack of two or more the top
+    /// counter stands higher in its hex and no readable chip fits above its star: the chip still
+    /// lies below the star, over the first digit.)
+    #[test]
+    fn a_chip_on_a_counter_with_a_star_keeps_off_the_star_and_the_values() {
+        let c = Point::new(500.0, 500.0);
+        let overlaps = |a: (Point, Point), b: (Point, Point)| {
+            a.0.x < b.1.x && b.0.x < a.1.x && a.0.y < b.1.y && b.0.y < a.1.y
+        };
+        for size in [16.5, 24.0, 40.0, 80.0] {
+            let wanted = MARKER_CHIP * size;
+            {
+                let count = 1;
+                let &(min, w) = stack_rects(c, size, count).last().expect("top");
+                let (values, star) = (values_box(min, w), star_on_stack(min, w));
+                let star_box = (
+                    Point::new(star.0.x - star.1, star.0.y - star.1),
+                    Point::new(star.0.x + star.1, star.0.y + star.1),
+                );
+                let what = format!("{size} {count}");
+                let (chip, at) = marker_column(c, size, wanted, &[false], Some(star), Some(values));
+                assert!(chip >= VALUES_SHRINK * wanted, "{what}: {chip}");
+                let p = at[0];
+                let item = (
+                    Point::new(p.x - chip / 2.0, p.y - chip / 2.0),
+                    Point::new(p.x + chip / 2.0, p.y + chip / 2.0),
+                );
+                assert!(!overlaps(item, values), "{what}: on the values at {p:?}");
+                assert!(!overlaps(item, star_box), "{what}: on the star at {p:?}");
+                assert!(in_hex(c, size, item.0, item.1), "{what}: out of its hex");
+                // laid out below the star, as before, it lay on the values
+                let (chip, at) = marker_column(c, size, wanted, &[false], Some(star), None);
+                let p = at[0];
+                let below = (
+                    Point::new(p.x - chip / 2.0, p.y - chip / 2.0),
+                    Point::new(p.x + chip / 2.0, p.y + chip / 2.0),
+                );
+                assert!(overlaps(below, values), "{what}");
+            }
+        }
     }
 
     /// A six-character value's tag under each chip of a column lies inside the chip's hex (it
