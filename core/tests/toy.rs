@@ -1853,3 +1853,48 @@ end)
     assert!(s.finished, "the hook ended the game");
     assert_eq!((s.turn, s.phase), (1, 1), "the clock stays at red_combat");
 }
+
+/// `kessel.scenario.var_names` lists every key the scenario's `[vars]` sets, declared or not,
+/// sorted, so a `check` hook can refuse a record keyed by a name the ruleset lacks; a `check` hook
+/// using it refuses at the variable's line.
+#[test]
+fn scenario_var_names_lists_every_key_the_scenario_sets() {
+    let dir = kessel_test_support::scratch("var-names");
+    copy_dir(&fixture(""), &dir);
+    let scenario = dir.join("scenario.toml");
+    let base = std::fs::read_to_string(&scenario).expect("read");
+    let with_vars = format!("{base}\n[vars]\nzeta_blue = 1\nbonus = 3\nsupply_green = true\n");
+    std::fs::write(&scenario, &with_vars).expect("write");
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    e.run_script_text(
+        "names.lua",
+        "local n = kessel.scenario.var_names()\n\
+         assert(table.concat(n, ',') == 'bonus,supply_green,zeta_blue', table.concat(n, ','))\n",
+    )
+    .expect("the keys, sorted");
+    // a check hook keyed by side names refuses the one the game lacks, at its line
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("read");
+    let hook = "kessel.on(\"check\", function()\n\
+        local sides, out = {}, {}\n\
+        for _, s in ipairs(kessel.game.sides()) do sides[s] = true end\n\
+        for _, k in ipairs(kessel.scenario.var_names()) do\n\
+          local side = k:match('^supply_(.+)$')\n\
+          if side and not sides[side] then out[#out + 1] = { var = k, message = 'no side ' .. side } end\n\
+        end\n\
+        return out\n\
+      end)\n";
+    std::fs::write(&init, format!("{text}\n{hook}")).expect("write");
+    let Err(err) = Engine::load(&scenario, None, 1, Limits::default()) else {
+        panic!("a record of a side the game lacks is refused")
+    };
+    let said = err.to_string();
+    let line = 1
+        + (with_vars.lines())
+            .position(|l| l.starts_with("supply_green"))
+            .expect("the line");
+    assert!(
+        said.contains("no side green") && said.contains(&format!("scenario.toml:{line}")),
+        "{said}"
+    );
+}

@@ -692,6 +692,10 @@ function kessel.scenario.name() end
 ---@return any
 function kessel.scenario.var(key) end
 
+---Every key the scenario's `[vars]` sets (declared by the ruleset or not), sorted; empty without a scenario.
+---@return string[]
+function kessel.scenario.var_names() end
+
 ---Victory objectives, in file order.
 ---@return kessel.Objective[]
 function kessel.scenario.objectives() end

@@ -340,14 +340,13 @@ function S.located_record_problems()
     end
   end
   -- [9.619] [11.616] a record named for a side (`fortifications_<side>`, `cpp_<side>`,
-  -- `fpp_<side>`) of a side the CG does not have: the scenario's (every side of the ruleset is
-  -- asked, as a scenario's [vars] cannot be listed) and the game's (a campaign's carried ones)
-  local all_sides = { "german", "british", "russian" }
+  -- `fpp_<side>`) of a side the CG does not have, a misspelt one (`fpp_soviet`) among them: the
+  -- scenario's and the game's (a campaign's carried ones)
+  local scenario_keys = kessel.scenario.var_names()
   for _, prefix in ipairs(C.sorted_keys(SIDE_NAMED)) do
     local names_seen = {}
-    for _, s in ipairs(all_sides) do
-      local ok, v = pcall(kessel.scenario.var, prefix .. s)
-      if ok and v ~= nil then names_seen[prefix .. s] = true end
+    for _, k in ipairs(scenario_keys) do
+      if k:sub(1, #prefix) == prefix then names_seen[k] = true end
     end
     for _, n in ipairs(kessel.game.var_names(prefix)) do names_seen[n] = true end
     for _, key in ipairs(C.sorted_keys(names_seen)) do

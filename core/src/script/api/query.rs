@@ -429,6 +429,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         let declared = || w.ruleset.scenario_vars.get(&key)?.default.as_ref();
         value_or_nil(lua, set.or_else(declared))
     })?;
+    // every key the scenario's [vars] sets, declared or not, in sorted order: a ruleset that
+    // keys records by a name of its own (one a side, say) checks each against its names, where
+    // `var` can only ask for the keys it already knows
+    set_read(lua, &s, world, "var_names", |lua, w, ()| {
+        let out = lua.create_table()?;
+        for key in w.scenario.iter().flat_map(|sc| sc.vars.keys()) {
+            out.push(super::strings::text(lua, key)?)?;
+        }
+        Ok(out)
+    })?;
     set_read(lua, &s, world, "objectives", |lua, w, ()| {
         let out = lua.create_table()?;
         for o in w.scenario.iter().flat_map(|sc| &sc.objectives) {
