@@ -660,6 +660,23 @@ fn panic_words(payload: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "a panic without words".into())
 }
 
+/// Adds to `found` what a damaged file's `run` did wrong: a panic, or an error naming none of
+/// `names` (the files it could be about).
+fn judge(
+    found: &mut Vec<String>,
+    label: &str,
+    run: std::thread::Result<Option<String>>,
+    names: &[&str],
+) {
+    match run {
+        Err(p) => found.push(format!("{label}\n  PANIC: {}", panic_words(p))),
+        Ok(Some(e)) if !names.iter().any(|n| e.contains(n)) => {
+            found.push(format!("{label}\n  unnamed: {e}"))
+        }
+        Ok(_) => {}
+    }
+}
+
 fn limits() -> Limits {
     Limits {
         memory: 64 << 20,
@@ -899,13 +916,7 @@ fn the_bundled_scenario_and_map_damaged_are_read_or_refused_naming_them() {
                     .err()
                     .map(|e| e.to_string())
             }));
-            match read {
-                Err(p) => found.push(format!("{label}\n  PANIC: {}", panic_words(p))),
-                Ok(Some(e)) if !e.contains("map.toml") => {
-                    found.push(format!("{label}\n  unnamed: {e}"))
-                }
-                Ok(_) => {}
-            }
+            judge(&mut found, &label, read, &["map.toml"]);
         }
         found
     });
@@ -942,13 +953,7 @@ fn a_damaged_campaign_is_started_or_refused_naming_it() {
                     Err(e) => Some(e.to_string()),
                 }
             }));
-            match run {
-                Err(p) => found.push(format!("{label}\n  PANIC: {}", panic_words(p))),
-                Ok(Some(e)) if !e.contains("campaign.toml") && !e.contains("scenario.toml") => {
-                    found.push(format!("{label}\n  unnamed: {e}"))
-                }
-                Ok(_) => {}
-            }
+            judge(&mut found, &label, run, &["campaign.toml", "scenario.toml"]);
         }
         found
     });
@@ -1024,13 +1029,7 @@ fn a_damaged_save_is_loaded_or_refused_naming_it() {
                 let _ = engine.undo();
                 None
             }));
-            match run {
-                Err(p) => found.push(format!("{label}\n  PANIC: {}", panic_words(p))),
-                Ok(Some(e)) if !e.contains("game.json") && !e.contains(".lua:") => {
-                    found.push(format!("{label}\n  unnamed: {e}"))
-                }
-                Ok(_) => {}
-            }
+            judge(&mut found, &label, run, &["game.json", ".lua:"]);
         }
         found
     });
