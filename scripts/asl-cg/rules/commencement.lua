@@ -391,11 +391,8 @@ function M.validate_set_up_unit(a)
   end
   -- [9.6183] a leader the RG received sets up with a unit of his RG
   if C.is_leader(u) then
-    local with = false
-    for _, o in ipairs(kessel.units.at(a.hex)) do
-      if o.vars.rg == u.vars.rg and not C.is_leader(o) and o.type ~= "sw" then with = true end
-    end
-    if not with then return C.refuse("9.6183", string.format("%s sets up with a unit of his RG: none is in %s", u.id, a.hex)) end
+    why = M.rg_leader_problem(u, a.hex, 0)
+    if why then return why end
   end
   why = M.turn_problem(u.side, false, u.id)
   if why then return why end
@@ -579,9 +576,75 @@ function M.retained_barrier(u, st)
 end
 -- whether the unit sets up in the Isolated turn: its area is Isolated, or it is itself [9.62021]
 function M.location_class(u, area) return area.isolated == true or u.vars.isolated == true end
+
+-- [9.6152] Note 1 and Note 3, [9.6102]: what this RePh gives the British on the map — the
+-- reinforcements of Night II, Night III and Dawn, the Walking Wounded MMC — "may set up in any
+-- non-Isolated British Setup Area", and Dawn's Guns "in non-Isolated British Setup Areas in hexes
+-- numbered >= 20". The ruleset places them in the first such area (`A.british_arrival`, Note 3's
+-- first hex numbered 20 or more), marking the unit's `reph.any_area` (the case) and, for a Gun,
+-- `reph.hex_min`; in 9.620 each may be set up in a Location of any non-Isolated Setup Area of its
+-- side, the Gun in a hex numbered 20 or more only. Before, each was held to the area the ruleset
+-- had picked, like any unit Retained there, and a Gun could be set up in a hex numbered below 20.
+-- The non-Isolated Setup Area of the side a free-set-up unit may go to at (hex, level), or nil.
+function M.free_area(u, hex, level)
+  local r = u.vars.reph
+  if type(r) ~= "table" or not r.any_area then return nil end
+  local at = A.area_at(u.side, hex, level)
+  if at and not at.isolated and M.area_holds(u.side, at, hex, level) then return at end
+  return nil
+end
+
+-- the ground-level hexes a Retained unit may set up in: its area's, or every non-Isolated
+-- ground-level area's of its side for a unit free to choose (above), in the areas' order
+function M.setup_hexes(u, area)
+  local r = u.vars.reph
+  if type(r) ~= "table" or not r.any_area then return area.hexes end
+  return remember("open_hexes/" .. u.side, function()
+    local out, st = {}, A.stored()
+    for _, a in ipairs(st and st.areas[u.side] or {}) do
+      if not a.isolated and not a.level then for _, h in ipairs(a.hexes) do out[#out + 1] = h end end
+    end
+    return out
+  end)
+end
+
 -- whether the unit has another Location of its area to go to (a turn for its side): another hex,
 -- or the ground level of its own when it is upstairs
-function M.could_move(u, area) return not area.level and (#area.hexes > 1 or C.level(u) ~= 0) end
+function M.could_move(u, area) return not area.level and (#M.setup_hexes(u, area) > 1 or C.level(u) ~= 0) end
+
+-- [9.6183] A leader an RG received "must setup/enter with a unit of his respective RG" in the first
+-- CG scenario he takes part in, the one after its purchase: one set up with his RG in its Setup
+-- Area (9.6178, `set_up_unit`) stays with a unit of it when set up again — he goes only to a
+-- Location holding one, and the last unit of his RG in his Location does not leave him. Before,
+-- `set_up_unit` held him to his RG and `set_up_retained` then took him (or it) anywhere in the area.
+-- the non-leader, non-SW units of RG `rg` in a Location, but `except`
+local function rg_mates(rg, hex, level, except)
+  local n = 0
+  for _, o in ipairs(kessel.units.at(hex)) do
+    if o.id ~= except and o.vars.rg == rg and not C.is_leader(o) and o.type ~= "sw" and C.level(o) == level then n = n + 1 end
+  end
+  return n
+end
+
+function M.rg_leader_problem(u, hex, level)
+  local rg = u.vars.rg
+  local rec = rg ~= nil and (kessel.game.var("rg_record") or {})[rg] or nil
+  if type(rec) ~= "table" or rec.date ~= C.var("date") or u.type == "sw" then return nil end
+  if C.is_leader(u) then
+    if rg_mates(rg, hex, level) == 0 then
+      return C.refuse("9.6183", string.format("%s sets up with a unit of his RG: none is in %s", u.id, location_text(hex, level)))
+    end
+    return nil
+  end
+  if rg_mates(rg, u.hex, C.level(u), u.id) > 0 then return nil end
+  for _, o in ipairs(kessel.units.at(u.hex)) do
+    if C.is_leader(o) and o.vars.rg == rg and C.level(o) == C.level(u) then
+      return C.refuse("9.6183", string.format("%s is the last unit of its RG (%s) with %s, who sets up with a unit of his RG: set him up with another first",
+        u.id, tostring(rec.id), o.id))
+    end
+  end
+  return nil
+end
 
 local RETAINED_USAGE = "set_up_retained{ unit = <a Retained unit of yours on the map>, hex = <another Location of the Setup Area it is Retained in>, level = <0, the ground level, if left out> }"
 function M.validate_set_up_retained(a)
@@ -602,11 +665,21 @@ function M.validate_set_up_retained(a)
   why = M.level_problem(u, a.hex, a.level)
   if why then return why end
   local level = a.level or 0
-  if not M.area_holds(u.side, area, a.hex, level) then
+  if not M.area_holds(u.side, area, a.hex, level) and not M.free_area(u, a.hex, level) then
+    if u.vars.reph.any_area then
+      return C.refuse(u.vars.reph.any_area, string.format("%s is in no non-Isolated %s Setup Area, where %s may set up (%s)",
+        location_text(a.hex, level), u.side, u.id, u.vars.reph.any_area == "9.6102" and "9.6102" or "9.6152 Note 1"))
+    end
     return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
       string.format("%s is not in Setup Area %s, which %s is Retained in", location_text(a.hex, level), tostring(area.id), u.id))
   end
+  local min = u.vars.reph.hex_min
+  if min and C.hex_number(a.hex) < min then
+    return C.refuse("9.6152", string.format("Note 3: %s, a Gun, sets up in a hex numbered %d or more, not in %s", u.id, min, a.hex))
+  end
   if a.hex == u.hex and level == C.level(u) then return C.refuse("9.62022", u.id .. " is in " .. location_text(a.hex, level) .. " already") end
+  why = M.rg_leader_problem(u, a.hex, level)
+  if why then return why end
   why = M.turn_problem(u.side, M.location_class(u, area), u.id)
   if why then return why end
   return M.stacking_problem(u, a.hex, level)
@@ -620,6 +693,15 @@ kessel.action{
     local u = kessel.units.get(a.unit)
     local from = location_text(u.hex, C.level(u))
     local level = a.level or 0
+    -- one free to set up in any non-Isolated area (9.6152 Note 1) is Retained in the one it goes to
+    local area = M.retained_area(u)
+    if not M.area_holds(u.side, area, a.hex, level) then
+      local to = M.free_area(u, a.hex, level)
+      local r = C.copy(u.vars.reph)
+      r.area = to.id
+      kessel.emit.unit_var(u.id, "reph", r)
+      u = kessel.units.get(a.unit)
+    end
     kessel.emit.move(u.id, { a.hex })
     C.follow(u)
     -- the unit and what it holds are at the Location's level (none kept at ground level)
@@ -639,7 +721,7 @@ kessel.action{
       if u.location == "map" then
         local why, area = M.retained_barrier(u)
         if not why then
-          for _, h in ipairs(area.hexes) do
+          for _, h in ipairs(M.setup_hexes(u, area)) do
             local a = { kind = "set_up_retained", side = t.side, unit = u.id, hex = h }
             if M.validate_set_up_retained(a) == nil then out[#out + 1] = a end
           end

@@ -174,6 +174,9 @@ function C.copy(t)
   return out
 end
 
+-- the number of a letters-numbered hex (`Z28` is 28), as 9.6152 Note 3 counts it
+function C.hex_number(h) return tonumber(tostring(h):match("(%d+)$")) or 0 end
+
 function C.sorted_keys(t)
   local out = {}
   for k in pairs(t or {}) do out[#out + 1] = k end

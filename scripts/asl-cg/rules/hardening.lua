@@ -76,7 +76,7 @@ local function walking_wounded()
     -- Retained in that Setup Area like its other units (Recombining, a Hero's choice, a Shift)
     local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8", "british"), at = at.hex,
       vars = { ww = true, squad_face = "6-4-8", airborne = true,
-        reph = { status = "retained", area = at.area or at.entry, why = "9.6102" } } }
+        reph = { status = "retained", area = at.area or at.entry, why = "9.6102", any_area = at.area and "9.6102" or nil } } }
     C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (at.hex and (" into " .. at.hex .. " (Setup Area " .. at.area .. ")")
       or " off-map, to enter at Z28 (no non-Isolated British Setup Area to place it in: the Eligible Entry Hex of 9.6152 Note 1, our reading)"))
   end

@@ -48,7 +48,7 @@ end
 -- [9.6152] Note 3 (Dawn): the Guns set up in a non-Isolated British Setup Area, in a hex numbered
 -- 20 or more (the number of a letters-numbered hex: `Z28` is 28); with no such hex, Z28 becomes an
 -- Eligible Entry Area and the Guns are Manhandled on from there
-local function hex_number(h) return tonumber(tostring(h):match("(%d+)$")) or 0 end
+local hex_number = C.hex_number
 local function gun_arrival()
   local st = A.stored()
   for _, area in ipairs(st and st.areas.british or {}) do
@@ -113,8 +113,11 @@ S.on_end("reinforcements", function()
       if (r.kind == "gun" or r.kind == "crew") and date == "dawn" then at = guns end
       -- one sent to an Entry Area "may only enter ... as specified", whenever it enters [9.6151]:
       -- `enters_at` (no Shift elsewhere while it waits off-map [9.613])
+      -- one placed in a Setup Area (Note 1, Note 3) may be set up in 9.620 in any non-Isolated British
+      -- Setup Area, a Gun in a hex numbered 20 or more (`any_area`, `hex_min`: M.free_area)
       local id = N.create("british", r.kind, r.what, { at = at.hex,
-        vars = { reph = { status = "retained", area = at.area or at.entry, why = at == guns and "9.6152" or "9.6151" }, airborne = airborne,
+        vars = { reph = { status = "retained", area = at.area or at.entry, why = at == guns and "9.6152" or "9.6151",
+          any_area = at.area and "9.6152" or nil, hex_min = (r.kind == "gun" and at.area and at == guns) and 20 or nil }, airborne = airborne,
           ox_bucks = (date == "night_ii") or nil, enters_at = at.entry } })
       made[#made + 1] = id
     end

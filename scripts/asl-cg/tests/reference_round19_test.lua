@@ -1,0 +1,127 @@
+-- Round 19 of the outside check against the refit-phase text: where what the RePh gives the
+-- British on the map sets up (9.6152 Notes 1 and 3, 9.6102).
+local T = require("testing.cg")
+local expect = T.expect
+
+-- ends steps until the RePh stands at `id`
+local function on_to(id)
+  local S = require("rules.sequence")
+  for _ = 1, 30 do
+    if S.current().id == id then return end
+    T.resolve()
+  end
+  error("the RePh never reached " .. id)
+end
+
+-- British Setup Areas A (C3 C4 E20) and B (C19 C21), both non-Isolated, and C (H22) Isolated; the
+-- German A (K5)
+local AREAS = { hexes = { C3 = "british", C4 = "british", E20 = "british", C19 = "british", C21 = "british", H22 = "british", K5 = "german" },
+  areas = { british = { { id = "A", hexes = { "C3", "C4", "E20" } }, { id = "B", hexes = { "C19", "C21" } },
+    { id = "C", hexes = { "H22" }, isolated = true } }, german = { { id = "A", hexes = { "K5" } } } } }
+
+local function of(kind, face)
+  local out = {}
+  for _, u in ipairs(kessel.units.all{ side = "british", type = kind }) do
+    if face == nil or T.C.face_label(u) == face then out[#out + 1] = u end
+  end
+  table.sort(out, function(x, y) return x.id < y.id end)
+  return out
+end
+
+-- [9.6152] Note 1: the Dawn reinforcements "may set up in any non-Isolated British Setup Area";
+-- Note 3: its Guns in non-Isolated British Setup Areas, in hexes numbered 20 or more. The
+-- ruleset places them in the first such area (the squads in A's C3, the Guns in A's E20), and in
+-- 9.620 the British set each up in any non-Isolated British Setup Area, the Guns in a hex numbered
+-- 20 or more only; a unit of the scenario's own, Retained in A, still sets up in A alone, and no
+-- reinforcement goes to the Isolated area C. Before, each reinforcement was held to area A (a
+-- squad to C19 was refused as "not in Setup Area A"), and a Gun could be set up in C3.
+kessel.test("case_9.6152_note_1_reinforcements_set_up_in_any_non_isolated_british_setup_area", function()
+  T.setup{ map = { rows = 24 }, step = "reinforcements", vars = { date = "dawn", setup_areas = AREAS },
+    units = { T.squad("own", "british", "6-4-8", "C4", { vars = { reph = { status = "retained", area = "A" } } }),
+      T.squad("g1", "german", "4-6-7", "K5", { vars = { reph = { status = "retained", area = "A" } } }) } }
+  T.resolve()
+  local squads, guns, crews = of("squad", "6-4-8"), of("gun"), of("crew")
+  expect.eq(#guns, 2)
+  expect.eq(guns[1].hex, "E20", "Note 3: the first hex numbered 20 or more of a non-Isolated area")
+  on_to("commencement")
+  local s = squads[1].id == "own" and squads[2] or squads[1]
+  expect.eq(s.hex, "C3")
+  local ev = expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = s.id, hex = "C19" })
+  T.has_note(ev, s.id .. " sets up in C19 (from C3), in Setup Area B")
+  expect.eq(T.unit(s.id).vars.reph.area, "B", "Retained in the area it set up in")
+  local ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = s.id, hex = "H22" }
+  expect.refused(ok, r, "9.6152", "H22 is in no non-Isolated british Setup Area, where " .. s.id .. " may set up (9.6152 Note 1)")
+  ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = "own", hex = "C19" }
+  expect.refused(ok, r, "9.62022", "C19 is not in Setup Area A, which own is Retained in")
+  -- Note 3: a Gun in a hex numbered 20 or more of any non-Isolated area, never below 20
+  ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = guns[1].id, hex = "C19" }
+  expect.refused(ok, r, "9.6152", "Note 3: " .. guns[1].id .. ", a Gun, sets up in a hex numbered 20 or more, not in C19")
+  ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = guns[1].id, hex = "C3" }
+  expect.refused(ok, r, "9.6152", "not in C3")
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = guns[1].id, hex = "C21" })
+  expect.eq(T.unit(guns[1].id).hex, "C21")
+  -- the Guns' crews come under Note 1: any non-Isolated area, any hex of it
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = crews[1].id, hex = "C19" })
+  -- the choices offered list the other area's Locations for a reinforcement, not for `own`
+  local other
+  for _, q in ipairs(squads) do if q.id ~= "own" and q.id ~= s.id then other = q.id end end
+  local to_b, own_to_b = false, false
+  for _, a in ipairs(kessel.legal("british")) do
+    if a.kind == "set_up_retained" and a.hex == "C21" and a.unit == other then to_b = true end
+    if a.kind == "set_up_retained" and a.hex == "C21" and a.unit == "own" then own_to_b = true end
+  end
+  expect.truthy(to_b, "a reinforcement is offered area B")
+  expect.falsy(own_to_b, "a unit Retained in A is not")
+  T.replays()
+end)
+
+-- [9.6102] The Walking Wounded MMC recovered "are placed in any non-Isolated setup area": placed
+-- in the first (A), the British may set one up in B in 9.620. Before, it was held to A.
+kessel.test("case_9.6102_walking_wounded_set_up_in_any_non_isolated_setup_area", function()
+  T.setup{ map = { rows = 24 }, step = "wounded", vars = { date = "dawn", setup_areas = AREAS, walking_wounded = 1 },
+    units = { T.squad("g1", "german", "4-6-7", "K5", { vars = { reph = { status = "retained", area = "A" } } }) } }
+  T.resolve()
+  local ww = of("squad")[1]
+  expect.eq(ww.vars.reph.area, "A")
+  on_to("commencement")
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = ww.id, hex = "C21" })
+  expect.eq(T.unit(ww.id).vars.reph.area, "B")
+  local ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = ww.id, hex = "H22" }
+  expect.refused(ok, r, "9.6102", "H22 is in no non-Isolated british Setup Area, where " .. ww.id .. " may set up (9.6102)")
+end)
+
+-- [9.6183] A leader an RG received "must setup/enter with a unit of his respective RG": set up
+-- with his PzGren Pltn in its Setup Area (9.6178), he is not then set up again in a Location
+-- without one, and the last squad of the RG with him does not leave him; with a squad of his RG
+-- beside him elsewhere he goes. Before, `set_up_retained` took him, or them, anywhere in the area.
+kessel.test("case_9.6183_an_rg_leader_stays_with_a_unit_of_his_rg_in_the_set_up", function()
+  T.setup{ step = "rg_purchase", units = { T.squad("g1", "german", "4-6-7", "H8", { vars = { reph = { status = "retained", area = "A" } } }) },
+    vars = { date = "day_i", cpp = { german = 20 },
+      setup_areas = { hexes = { H8 = "german", H9 = "german", H10 = "german" },
+        areas = { german = { { id = "A", hexes = { "H8", "H9", "H10" } } }, british = {} } } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", side = "german", rg = "I4", area = "A" })
+  T.resolve()  -- 9.617
+  kessel.inject_dice{ 3, 3, 1, 1, 1, 3, 3 }   -- Full; SW drs; leader DR 6 (an 8-1)
+  T.resolve()  -- 9.618
+  T.resolve()  -- 9.619
+  local rec = kessel.game.var("rg_record")[1]
+  local squads, leader = rec.units, nil
+  for _, id in ipairs(rec.made) do if T.unit(id).type == "leader" then leader = id end end
+  expect.truthy(#squads == 4 and leader, "a Full PzGren Pltn: four squads and a leader")
+  -- one squad and the leader in H9, three squads in H10, the SW with the squad
+  expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = squads[1], hex = "H9" })
+  for i = 2, 4 do expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = squads[i], hex = "H10" }) end
+  for _, id in ipairs(rec.made) do
+    if T.unit(id).location == "pending" then expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = id, hex = "H9" }) end
+  end
+  local ok, r = kessel.act{ kind = "set_up_retained", side = "german", unit = leader, hex = "H8" }
+  expect.refused(ok, r, "9.6183", leader .. " sets up with a unit of his RG: none is in H8")
+  ok, r = kessel.act{ kind = "set_up_retained", side = "german", unit = squads[1], hex = "H8" }
+  expect.refused(ok, r, "9.6183", squads[1] .. " is the last unit of its RG (I4) with " .. leader)
+  -- g1, of no RG, goes where it likes; the leader joins the squads of his RG in H10
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "german", unit = "g1", hex = "H9" })
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "german", unit = leader, hex = "H10" })
+  -- now alone of the RG in H9, the squad may go
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "german", unit = squads[1], hex = "H8" })
+  T.replays()
+end)
