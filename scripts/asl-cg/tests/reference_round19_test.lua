@@ -125,3 +125,30 @@ kessel.test("case_9.6183_an_rg_leader_stays_with_a_unit_of_his_rg_in_the_set_up"
   expect.accepted(kessel.act{ kind = "set_up_retained", side = "german", unit = squads[1], hex = "H8" })
   T.replays()
 end)
+
+-- [9.6152] Note 1 [A5.1]: the Night III reinforcements placed by the ruleset (the set-up of a unit
+-- the British leave alone) keep the stacking limit — three squads and four SMC a Location — filling
+-- the first non-Isolated British Setup Area's Locations in order, then the next non-Isolated
+-- area's (Note 1 lets them set up in any), never the Isolated one; each Retained in the area it
+-- stands in. Before, the eighteen squads and six leaders stood in one hex.
+kessel.test("case_9.6152_note_1_reinforcements_are_placed_within_the_stacking_limit", function()
+  local areas = { hexes = {}, areas = { british = { { id = "A", hexes = { "C3", "C4", "C5" } }, { id = "C", hexes = { "H2" }, isolated = true },
+    { id = "B", hexes = { "F3", "F4", "F5", "F6" } } }, german = {} } }
+  T.setup{ step = "reinforcements", vars = { date = "night_iii", setup_areas = areas } }
+  local ev = T.resolve()
+  local squads, smc, area = {}, {}, {}
+  for _, u in ipairs(kessel.units.all{ side = "british", location = "map" }) do
+    if u.type == "squad" then squads[u.hex] = (squads[u.hex] or 0) + 1 end
+    if u.type == "leader" then smc[u.hex] = (smc[u.hex] or 0) + 1 end
+    if u.type ~= "sw" then area[u.hex] = u.vars.reph.area end
+  end
+  for _, h in ipairs({ "C3", "C4", "C5", "F3", "F4", "F5" }) do expect.eq(squads[h], 3, h .. " holds three squads") end
+  expect.eq(squads.F6, nil, "eighteen squads fill six Locations")
+  expect.eq(squads.H2, nil, "none in the Isolated area")
+  expect.eq(smc.C3, 4, "four SMC a Location")
+  expect.eq(smc.C4, 2)
+  expect.eq(area.C3, "A")
+  expect.eq(area.F4, "B", "Retained in the area it stands in")
+  expect.falsy(T.note(ev, "over the stacking limit"), "none over the limit")
+  T.replays()
+end)
