@@ -18,6 +18,11 @@ local M = {}
 local function is_mine(item) return item == "ap_mine" or item == "at_mine" end
 -- a value as a refusal shows it: a table is "a table", not its address
 local function shown(v) if type(v) == "table" then return "a table" end return tostring(v) end
+-- a Location as notes and refusals name it: "D8", "D8 level 1"
+local function location_text(hex, level)
+  if (level or 0) == 0 then return tostring(hex) end
+  return string.format("%s level %d", tostring(hex), level)
+end
 
 -- the side's purchases of this CG Date that set up in a Location and have none yet, by item:
 -- { item = { count = n, entries = { index, ... } } }
@@ -365,7 +370,7 @@ end
 local function area_hexes(side, id)
   local st = A.stored()
   for _, area in ipairs(st and st.areas[side] or {}) do
-    if area.id == id and not area.level then return area.hexes, area.isolated end
+    if area.id == id then return area.hexes, area.isolated, area.level or 0 end
   end
   return nil
 end
@@ -382,7 +387,10 @@ function M.validate_set_up_unit(a)
   if not waiting then return C.refuse("9.62022", tostring(a.unit) .. " is no RG counter waiting to set up in the Setup Area recorded for it (9.6178)") end
   why = C.not_owner(a, u, "9.62022")
   if why then return why end
-  local hexes = area_hexes(u.side, waiting.area)
+  -- an RG recorded for an upper-level Setup Area (9.605 EX's first level of Z15) sets up in its one
+  -- Location, at that level (it waited off the map for good, and the step with it: `area_hexes`
+  -- knew ground-level areas only)
+  local hexes, _, level = area_hexes(u.side, waiting.area)
   if not hexes then return C.refuse("9.6178", string.format("%s's RG is recorded for Setup Area %s, which the %s no longer has", u.id, waiting.area, u.side)) end
   local inside = false
   for _, h in ipairs(hexes) do if h == a.hex then inside = true end end
@@ -391,23 +399,23 @@ function M.validate_set_up_unit(a)
   end
   -- [9.6183] a leader the RG received sets up with a unit of his RG
   if C.is_leader(u) then
-    why = M.rg_leader_problem(u, a.hex, 0)
+    why = M.rg_leader_problem(u, a.hex, level)
     if why then return why end
   end
   why = M.turn_problem(u.side, false, u.id)
   if why then return why end
-  why = M.stacking_problem(u, a.hex, 0)
-  if why and M.room_in(u, hexes) then return why end
+  why = M.stacking_problem(u, a.hex, level)
+  if why and M.room_in(u, hexes, level) then return why end
   return nil
 end
 
--- [A5.1] [9.6178] whether some ground-level Location of the hexes has room for the unit. An RG
--- counter whose recorded Setup Area has none sets up over the limit (noted): the step waits for
--- every RG counter, so one kept off the map would hold the RePh for good, and our text gives an RG
--- recorded for a Setup Area no other way in (our reading).
-function M.room_in(u, hexes)
+-- [A5.1] [9.6178] whether some Location of the hexes (at `level`, the ground level if nil) has
+-- room for the unit. An RG counter whose recorded Setup Area has none sets up over the limit
+-- (noted): the step waits for every RG counter, so one kept off the map would hold the RePh for
+-- good, and our text gives an RG recorded for a Setup Area no other way in (our reading).
+function M.room_in(u, hexes, level)
   for _, h in ipairs(hexes or {}) do
-    if M.stacking_problem(u, h, 0) == nil then return true end
+    if M.stacking_problem(u, h, level or 0) == nil then return true end
   end
   return false
 end
@@ -418,9 +426,13 @@ kessel.action{
   validate = function(a) return (M.validate_set_up_unit(a)) end,
   apply = function(a)
     local u = kessel.units.get(a.unit)
-    local over = M.stacking_problem(u, a.hex, 0)
+    local rec = (kessel.game.var("rg_record") or {})[u.vars.rg] or {}
+    local _, _, level = area_hexes(u.side, rec.area)
+    level = level or 0
+    local over = M.stacking_problem(u, a.hex, level)
     kessel.emit.place(a.unit, a.hex)
-    C.note("9.62022", a.unit .. " (RG) sets up in " .. a.hex
+    if level ~= 0 then kessel.emit.unit_var(a.unit, "level", level) end
+    C.note("9.62022", a.unit .. " (RG) sets up in " .. location_text(a.hex, level)
       .. (over and " over the stacking limit: no Location of its Setup Area has room for it (A5.1)" or ""))
   end,
   -- the area's first Location holding a unit of the RG (so a leader finds one), else its first,
@@ -430,12 +442,13 @@ kessel.action{
     if not t or t.isolated or (side and side ~= t.side) then return {} end
     local out = {}
     for _, w in ipairs(M.rg_waiting(t.side)) do
-      local hexes = area_hexes(t.side, w.area) or {}
+      local hexes, _, level = area_hexes(t.side, w.area)
+      hexes = hexes or {}
       local with, rest = {}, {}
       for _, h in ipairs(hexes) do
         local has = false
         for _, o in ipairs(kessel.units.at(h)) do
-          if o.vars.rg == w.unit.vars.rg and not C.is_leader(o) and o.type ~= "sw" then has = true end
+          if o.vars.rg == w.unit.vars.rg and not C.is_leader(o) and o.type ~= "sw" and C.level(o) == (level or 0) then has = true end
         end
         if has then with[#with + 1] = h else rest[#rest + 1] = h end
       end
@@ -475,12 +488,6 @@ function M.retained_area(u, st)
     if area.id == r.area then return area end
   end
   return nil
-end
-
--- a Location as notes and refusals name it: "D8", "D8 level 1"
-local function location_text(hex, level)
-  if (level or 0) == 0 then return tostring(hex) end
-  return string.format("%s level %d", tostring(hex), level)
 end
 
 -- is the Location (hex, level) one of the side's Setup Area `area`?

@@ -152,3 +152,44 @@ kessel.test("case_9.6152_note_1_reinforcements_are_placed_within_the_stacking_li
   expect.falsy(T.note(ev, "over the stacking limit"), "none over the limit")
   T.replays()
 end)
+
+-- [9.6178] [9.62022] [9.605 EX] An RG may be recorded for any friendly, non-Isolated Setup Area, an
+-- upper-level one among them (the German first level of D9, a Location apart from the British
+-- ground level, as Z15's in the 9.605 EX): its counters set up in that Location, at its level, and
+-- the step ends once they have. A vehicle RG is refused such an area at purchase: a vehicle sets
+-- up at ground level. Before, the RG's counters were refused every Location ("Setup Area B, which
+-- the german no longer has") and 9.620 waited for them for good: the RePh could not end.
+kessel.test("case_9.6178_an_rg_recorded_for_an_upper_level_setup_area_sets_up_there", function()
+  T.setup{ step = "rg_purchase", map = { terrain = { D9 = "stone_building" } },
+    units = { T.squad("g1", "german", "4-6-7", "H8", { vars = { reph = { status = "retained", area = "A" } } }),
+      T.squad("b1", "british", "6-4-8", "D9", { vars = { reph = { status = "retained", area = "A" } } }) },
+    vars = { date = "day_i", cpp = { german = 20 },
+      setup_areas = { hexes = { H8 = "german", H9 = "german", D9 = "british" },
+        areas = { german = { { id = "A", hexes = { "H8", "H9" } }, { id = "B", hexes = { "D9" }, level = 1 } },
+          british = { { id = "A", hexes = { "D9" } } } } } } }
+  local ok, r = kessel.act{ kind = "buy_rg", side = "german", rg = "V10", area = "B" }
+  expect.refused(ok, r, "9.6178", "Setup Area B is the upper-level Location D9 level 1: the vehicles of V10 (StaffCar) set up at ground level")
+  expect.accepted(kessel.act{ kind = "buy_rg", side = "german", rg = "I4", area = "B" })
+  T.resolve()  -- 9.617
+  T.resolve()  -- 9.618
+  T.resolve()  -- 9.619
+  local rec = kessel.game.var("rg_record")[1]
+  local first = rec.units[1]
+  local ev = expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = first, hex = "D9" })
+  T.has_note(ev, first .. " (RG) sets up in D9 level 1")
+  expect.eq(T.unit(first).hex, "D9")
+  expect.eq(T.C.level(T.unit(first)), 1, "at the area's level, not on the British ground level")
+  -- the rest as offered, until nothing of the RG waits; then the step ends
+  for _ = 1, 20 do
+    local offered = kessel.legal("german")
+    local a
+    for _, x in ipairs(offered) do if x.kind == "set_up_unit" then a = x; break end end
+    if not a then break end
+    expect.accepted(kessel.act(a))
+  end
+  for _, id in ipairs(rec.units) do expect.eq(T.C.level(T.unit(id)), 1, id .. " on the first level") end
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "german" })
+  T.resolve()  -- 9.620
+  expect.truthy(kessel.game.finished(), "the RePh is over")
+  T.replays()
+end)
