@@ -77,6 +77,7 @@ function M.find_locations(side, item)
     local ok = area_of == nil or area ~= nil
     local iso = held[h] == true or (area ~= nil and area.isolated == true)
     if ok and is_mine(item) and iso then ok = false end
+    if ok and not C.enterable(h) then ok = false end
     if ok then out[#out + 1] = h; isolated[h] = iso end
   end
   return out, isolated
@@ -375,6 +376,8 @@ local function area_hexes(side, id)
   return nil
 end
 
+M.water_problem = P.water_problem
+
 local UNIT_USAGE = "set_up_unit{ unit = <an RG counter waiting for its Setup Area>, hex = <a Location of that Setup Area> }"
 function M.validate_set_up_unit(a)
   local why = S.only_in("commencement", "9.62022")
@@ -397,6 +400,8 @@ function M.validate_set_up_unit(a)
   if not inside then
     return C.refuse("9.62022", string.format("%s is not in Setup Area %s, which %s's RG is recorded for (9.6178)", tostring(a.hex), waiting.area, u.id))
   end
+  why = M.water_problem(a.hex)
+  if why then return why end
   -- [9.6183] a leader the RG received sets up with a unit of his RG
   if C.is_leader(u) then
     why = M.rg_leader_problem(u, a.hex, level)
@@ -415,7 +420,7 @@ end
 -- good, and our text gives an RG recorded for a Setup Area no other way in (our reading).
 function M.room_in(u, hexes, level)
   for _, h in ipairs(hexes or {}) do
-    if M.stacking_problem(u, h, level or 0) == nil then return true end
+    if C.enterable(h) and M.stacking_problem(u, h, level or 0) == nil then return true end
   end
   return false
 end
@@ -680,6 +685,8 @@ function M.validate_set_up_retained(a)
     return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
       string.format("%s is not in Setup Area %s, which %s is Retained in", location_text(a.hex, level), tostring(area.id), u.id))
   end
+  why = M.water_problem(a.hex)
+  if why then return why end
   local min = u.vars.reph.hex_min
   if min and C.hex_number(a.hex) < min then
     return C.refuse("9.6152", string.format("Note 3: %s, a Gun, sets up in a hex numbered %d or more, not in %s", u.id, min, a.hex))

@@ -356,7 +356,15 @@ function P.isolated_location(side, hex, level)
   return false
 end
 
+-- [9.62022] a water hex of a Setup Area is no eligible Location: nothing sets up there (`C.enterable`)
+function P.water_problem(hex)
+  if C.enterable(hex) then return nil end
+  return C.refuse("9.62022", tostring(hex) .. " is water: no unit or Fortification sets up there (not an Enterable Location)")
+end
+
 function P.location_problem(side, item, hex, level)
+  local wet = P.water_problem(hex)
+  if wet then return wet end
   if A.stored() and not A.area_at(side, hex, level) then
     return C.refuse("9.62022", hex .. " is in no " .. side .. " Setup Area: a new Fortification sets up in its side's Setup Area")
   end

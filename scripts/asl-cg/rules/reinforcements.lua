@@ -62,7 +62,7 @@ function N.place_with_room(id, area_id)
     for _, h in ipairs(a.hexes) do order[#order + 1] = { hex = h, area = a.id } end
   end
   for _, o in ipairs(order) do
-    if M.stacking_problem(u, o.hex, 0) == nil then
+    if C.enterable(o.hex) and M.stacking_problem(u, o.hex, 0) == nil then
       if o.hex ~= u.hex then kessel.emit.move(u.id, { o.hex }) end
       if o.area ~= area_id then
         local r = C.copy(u.vars.reph or {})

@@ -193,3 +193,31 @@ kessel.test("case_9.6178_an_rg_recorded_for_an_upper_level_setup_area_sets_up_th
   expect.truthy(kessel.game.finished(), "the RePh is over")
   T.replays()
 end)
+
+-- [9.62022] [9.605] A Setup Area takes in every hex within two of a Strategic Location, the water
+-- beside a bridge too; a water hex is no eligible Location for a unit or a new Fortification (no
+-- unit enters it: the Enterable paths of 9.6052 and 9.613 are blocked there). A foxhole is neither
+-- bought for nor set up in D9, the canal, nor offered there; a Retained unit does not set up there.
+-- Before, all three were accepted, and the Pegasus Bridge campaign's computer player dug its Day
+-- I foxholes in the Caen canal (J4, J5, J7, J8).
+kessel.test("case_9.62022_nothing_sets_up_in_a_water_hex_of_a_setup_area", function()
+  T.setup{ step = "fortifications", map = { terrain = { D9 = "water" } },
+    units = { T.squad("b1", "british", "6-4-8", "D8", { vars = { reph = { status = "retained", area = "B" } } }) },
+    vars = { date = "day_i", fpp = { british = 3 },
+      setup_areas = { hexes = { D8 = "british", D9 = "british", D10 = "british" },
+        areas = { british = { { id = "B", hexes = { "D8", "D9", "D10" } } }, german = {} } } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "foxhole_1s", hex = "D9" }
+  expect.refused(ok, r, "9.62022", "D9 is water: no unit or Fortification sets up there")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "foxhole_1s", count = 2 })
+  T.resolve()  -- 9.619
+  for _, a in ipairs(kessel.legal("british")) do
+    expect.truthy(a.hex ~= "D9", a.kind .. " is offered in the water hex D9")
+  end
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "D9" }
+  expect.refused(ok, r, "9.62022", "D9 is water")
+  ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = "b1", hex = "D9" }
+  expect.refused(ok, r, "9.62022", "D9 is water")
+  expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "D10", count = 2 })
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = "b1", hex = "D10" })
+  T.replays()
+end)
