@@ -221,3 +221,35 @@ kessel.test("case_9.62022_nothing_sets_up_in_a_water_hex_of_a_setup_area", funct
   expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = "b1", hex = "D10" })
   T.replays()
 end)
+
+-- [9.613] [9.62022] [A5.1] A group Shifted into a Setup Area is placed in its Locations with room,
+-- three squads a Location, never in a water hex of it: the German area B around C9 takes in the
+-- water of columns A and B (within two hexes of the Strategic Location), which come first in map
+-- order. Before, the whole group went to the area's first hex: four squads in the water.
+kessel.test("case_9.613_a_shifted_group_lands_within_the_limit_and_out_of_the_water", function()
+  local water = {}
+  for _, h in ipairs({ "A7", "A8", "A9", "A10", "A11", "B7", "B8", "B9", "B10", "B11" }) do water[h] = "water" end
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, terrain = water, tags = { strategic = { "C3", "C9", "M6" } },
+      areas = { A1 = { "A1" } } },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "control", side = "german", at = "C9" },
+      { kind = "control", side = "british", at = "M6" } },
+    units = { T.squad("g1", "german", "4-6-7", "C3"), T.squad("g2", "german", "4-6-7", "C3"), T.squad("g3", "german", "4-6-7", "C3"),
+      T.squad("g4", "german", "4-6-7", "C2") },
+    vars = { entry_areas = { german = { A1 = true } }, date = "day_i" } }
+  for _ = 1, 8 do T.resolve() end
+  expect.eq(kessel.game.step().id, "shift")
+  local b
+  for _, a in ipairs(kessel.game.var("setup_areas").areas.german) do if a.hexes[1] ~= nil and a.id ~= T.unit("g1").vars.reph.area then b = a end end
+  expect.eq(kessel.map.terrain(b.hexes[1]), "water", "the area's first hex is water")
+  kessel.inject_dice{ 2, 2 }
+  expect.accepted(kessel.act{ kind = "shift", side = "german", units = { "g1", "g2", "g3", "g4" }, to = b.id })
+  local per = {}
+  for _, id in ipairs({ "g1", "g2", "g3", "g4" }) do
+    local u = T.unit(id)
+    expect.eq(u.vars.reph.area, b.id)
+    expect.truthy(kessel.map.terrain(u.hex) ~= "water", id .. " is placed in the water hex " .. u.hex)
+    per[u.hex] = (per[u.hex] or 0) + 1
+  end
+  for h, n in pairs(per) do expect.truthy(n <= 3, h .. " holds " .. n .. " squads") end
+  T.replays()
+end)
