@@ -45,10 +45,13 @@ end
 -- data, as `M.stacking_problem` reads it for every set-up of 9.620), and the ruleset's placement is
 -- the set-up of a unit the player leaves alone. Before, every counter of a date went to one hex:
 -- Night III's eighteen squads and six leaders stood in one Location. Moves the unit there
--- (Retained in the area it goes to) and returns whether it is over the limit.
+-- (Retained in the area it goes to) and returns whether it is over the limit. A water hex is no
+-- Location for any of them (`C.enterable`).
 function N.place_with_room(id, area_id)
   local u = kessel.units.get(id)
-  if not (u and u.hex and C.is_personnel(u)) then return false end
+  if not (u and u.hex) then return false end
+  -- Equipment has no stacking limit here; it only keeps out of the water
+  if not C.is_personnel(u) and C.enterable(u.hex) then return false end
   local M = require("rules.commencement")
   local st = A.stored()
   local order = { { hex = u.hex, area = area_id } }
@@ -91,7 +94,7 @@ local function gun_arrival()
   for _, area in ipairs(st and st.areas.british or {}) do
     if not area.isolated and not area.level then
       for _, h in ipairs(area.hexes) do
-        if hex_number(h) >= 20 then return { area = area.id, hex = h } end
+        if hex_number(h) >= 20 and C.enterable(h) then return { area = area.id, hex = h } end
       end
     end
   end

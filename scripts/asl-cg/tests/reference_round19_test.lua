@@ -220,6 +220,16 @@ kessel.test("case_9.62022_nothing_sets_up_in_a_water_hex_of_a_setup_area", funct
   expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "D10", count = 2 })
   expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = "b1", hex = "D10" })
   T.replays()
+  -- the Dawn Guns' hex numbered 20 or more (9.6152 Note 3) is not the water of C21, and the
+  -- squads placed by Note 1 pass over the water of C3
+  T.setup{ map = { rows = 24, terrain = { C21 = "water", C3 = "water" } }, step = "reinforcements", vars = { date = "dawn",
+    setup_areas = { hexes = {}, areas = { british = { { id = "A", hexes = { "C3", "C4", "C5", "C21", "C22" } } }, german = {} } } } }
+  T.resolve()
+  for _, u in ipairs(kessel.units.all{ side = "british", location = "map" }) do
+    if u.type == "gun" then expect.eq(u.hex, "C22", "a Gun in the first dry hex numbered 20 or more") end
+    if u.type == "squad" then expect.truthy(u.hex == "C4" or u.hex == "C5", u.id .. " in " .. u.hex) end
+    expect.truthy(u.hex ~= "C3", u.id .. " (" .. u.type .. ") is placed in the water of C3")
+  end
 end)
 
 -- [9.613] [9.62022] [A5.1] A group Shifted into a Setup Area is placed in its Locations with room,
