@@ -46,6 +46,10 @@ kessel.test("case_9.6152_note_1_reinforcements_set_up_in_any_non_isolated_britis
   on_to("commencement")
   local s = squads[1].id == "own" and squads[2] or squads[1]
   expect.eq(s.hex, "C3")
+  -- the query says where each may go
+  expect.eq(kessel.queries.ask("reph_unit", { unit = s.id }).sets_up_in, "any non-Isolated british Setup Area (9.6152)")
+  expect.eq(kessel.queries.ask("reph_unit", { unit = guns[1].id }).hex_min, 20)
+  expect.eq(kessel.queries.ask("reph_unit", { unit = "own" }).sets_up_in, nil)
   local ev = expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = s.id, hex = "C19" })
   T.has_note(ev, s.id .. " sets up in C19 (from C3), in Setup Area B")
   expect.eq(T.unit(s.id).vars.reph.area, "B", "Retained in the area it set up in")
