@@ -590,9 +590,9 @@ end
 function M.location_class(u, area) return area.isolated == true or u.vars.isolated == true end
 
 -- [9.6152] Note 1 and Note 3, [9.6102]: what this RePh gives the British on the map — the
--- reinforcements of Night II, Night III and Dawn, the Walking Wounded MMC — "may set up in any
--- non-Isolated British Setup Area", and Dawn's Guns "in non-Isolated British Setup Areas in hexes
--- numbered >= 20". The ruleset places them in the first such area (`A.british_arrival`, Note 3's
+-- reinforcements of Night II, Night III and Dawn, the Walking Wounded MMC — may go to whichever
+-- non-Isolated British Setup Area the British choose, Dawn's Guns to such an area's hexes numbered
+-- 20 or more only. The ruleset places them in the first such area (`A.british_arrival`, Note 3's
 -- first hex numbered 20 or more), marking the unit's `reph.any_area` (the case) and, for a Gun,
 -- `reph.hex_min`; in 9.620 each may be set up in a Location of any non-Isolated Setup Area of its
 -- side, the Gun in a hex numbered 20 or more only. Before, each was held to the area the ruleset
@@ -624,8 +624,8 @@ end
 -- or the ground level of its own when it is upstairs
 function M.could_move(u, area) return not area.level and (#M.setup_hexes(u, area) > 1 or C.level(u) ~= 0) end
 
--- [9.6183] A leader an RG received "must setup/enter with a unit of his respective RG" in the first
--- CG scenario he takes part in, the one after its purchase: one set up with his RG in its Setup
+-- [9.6183] A leader an RG received sets up (or enters) with a unit of his own RG in the first CG
+-- scenario he takes part in, the one after its purchase: one set up with his RG in its Setup
 -- Area (9.6178, `set_up_unit`) stays with a unit of it when set up again — he goes only to a
 -- Location holding one, and the last unit of his RG in his Location does not leave him. Before,
 -- `set_up_unit` held him to his RG and `set_up_retained` then took him (or it) anywhere in the area.

@@ -28,7 +28,7 @@ local function of(kind, face)
   return out
 end
 
--- [9.6152] Note 1: the Dawn reinforcements "may set up in any non-Isolated British Setup Area";
+-- [9.6152] Note 1: the Dawn reinforcements go to any non-Isolated British Setup Area the British pick;
 -- Note 3: its Guns in non-Isolated British Setup Areas, in hexes numbered 20 or more. The
 -- ruleset places them in the first such area (the squads in A's C3, the Guns in A's E20), and in
 -- 9.620 the British set each up in any non-Isolated British Setup Area, the Guns in a hex numbered
@@ -79,7 +79,7 @@ kessel.test("case_9.6152_note_1_reinforcements_set_up_in_any_non_isolated_britis
   T.replays()
 end)
 
--- [9.6102] The Walking Wounded MMC recovered "are placed in any non-Isolated setup area": placed
+-- [9.6102] The Walking Wounded MMC recovered go to any non-Isolated British Setup Area: placed
 -- in the first (A), the British may set one up in B in 9.620. Before, it was held to A.
 kessel.test("case_9.6102_walking_wounded_set_up_in_any_non_isolated_setup_area", function()
   T.setup{ map = { rows = 24 }, step = "wounded", vars = { date = "dawn", setup_areas = AREAS, walking_wounded = 1 },
@@ -94,7 +94,7 @@ kessel.test("case_9.6102_walking_wounded_set_up_in_any_non_isolated_setup_area",
   expect.refused(ok, r, "9.6102", "H22 is in no non-Isolated british Setup Area, where " .. ww.id .. " may set up (9.6102)")
 end)
 
--- [9.6183] A leader an RG received "must setup/enter with a unit of his respective RG": set up
+-- [9.6183] A leader an RG received sets up with a unit of his own RG: set up
 -- with his PzGren Pltn in its Setup Area (9.6178), he is not then set up again in a Location
 -- without one, and the last squad of the RG with him does not leave him; with a squad of his RG
 -- beside him elsewhere he goes. Before, `set_up_retained` took him, or them, anywhere in the area.
