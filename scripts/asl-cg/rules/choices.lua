@@ -93,6 +93,10 @@ kessel.queries.declare{
       encircled = u.vars.encircled == true, wounded = u.vars.wounded == true,
       must_escape = require("rules.escape").must_escape(u) == true, may_escape = require("rules.escape").may_escape(u) == true,
       overstacked = require("rules.escape").overstacked(u) == true }
+    -- a unit the RePh gave the British may set up in 9.620 in any non-Isolated British Setup Area
+    -- (the case: 9.6152 Note 1, 9.6102), a Dawn Gun in a hex numbered 20 or more (Note 3)
+    if r.any_area then out.sets_up_in = "any non-Isolated " .. u.side .. " Setup Area (" .. r.any_area .. ")" end
+    if r.hex_min then out.hex_min = r.hex_min end
     -- RB has no Setup Areas: the players' Perimeters give Isolated Areas [11.605] [11.606], and a
     -- unit on the map is in one of them or not (before, an RB unit read "not classified yet" until
     -- it escaped or was cleared, whatever its area)

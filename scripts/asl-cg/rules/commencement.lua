@@ -18,6 +18,11 @@ local M = {}
 local function is_mine(item) return item == "ap_mine" or item == "at_mine" end
 -- a value as a refusal shows it: a table is "a table", not its address
 local function shown(v) if type(v) == "table" then return "a table" end return tostring(v) end
+-- a Location as notes and refusals name it: "D8", "D8 level 1"
+local function location_text(hex, level)
+  if (level or 0) == 0 then return tostring(hex) end
+  return string.format("%s level %d", tostring(hex), level)
+end
 
 -- the side's purchases of this CG Date that set up in a Location and have none yet, by item:
 -- { item = { count = n, entries = { index, ... } } }
@@ -72,6 +77,7 @@ function M.find_locations(side, item)
     local ok = area_of == nil or area ~= nil
     local iso = held[h] == true or (area ~= nil and area.isolated == true)
     if ok and is_mine(item) and iso then ok = false end
+    if ok and not C.enterable(h) then ok = false end
     if ok then out[#out + 1] = h; isolated[h] = iso end
   end
   return out, isolated
@@ -365,10 +371,12 @@ end
 local function area_hexes(side, id)
   local st = A.stored()
   for _, area in ipairs(st and st.areas[side] or {}) do
-    if area.id == id and not area.level then return area.hexes, area.isolated end
+    if area.id == id then return area.hexes, area.isolated, area.level or 0 end
   end
   return nil
 end
+
+M.water_problem = P.water_problem
 
 local UNIT_USAGE = "set_up_unit{ unit = <an RG counter waiting for its Setup Area>, hex = <a Location of that Setup Area> }"
 function M.validate_set_up_unit(a)
@@ -382,35 +390,37 @@ function M.validate_set_up_unit(a)
   if not waiting then return C.refuse("9.62022", tostring(a.unit) .. " is no RG counter waiting to set up in the Setup Area recorded for it (9.6178)") end
   why = C.not_owner(a, u, "9.62022")
   if why then return why end
-  local hexes = area_hexes(u.side, waiting.area)
+  -- an RG recorded for an upper-level Setup Area (9.605 EX's first level of Z15) sets up in its one
+  -- Location, at that level (it waited off the map for good, and the step with it: `area_hexes`
+  -- knew ground-level areas only)
+  local hexes, _, level = area_hexes(u.side, waiting.area)
   if not hexes then return C.refuse("9.6178", string.format("%s's RG is recorded for Setup Area %s, which the %s no longer has", u.id, waiting.area, u.side)) end
   local inside = false
   for _, h in ipairs(hexes) do if h == a.hex then inside = true end end
   if not inside then
     return C.refuse("9.62022", string.format("%s is not in Setup Area %s, which %s's RG is recorded for (9.6178)", tostring(a.hex), waiting.area, u.id))
   end
+  why = M.water_problem(a.hex)
+  if why then return why end
   -- [9.6183] a leader the RG received sets up with a unit of his RG
   if C.is_leader(u) then
-    local with = false
-    for _, o in ipairs(kessel.units.at(a.hex)) do
-      if o.vars.rg == u.vars.rg and not C.is_leader(o) and o.type ~= "sw" then with = true end
-    end
-    if not with then return C.refuse("9.6183", string.format("%s sets up with a unit of his RG: none is in %s", u.id, a.hex)) end
+    why = M.rg_leader_problem(u, a.hex, level)
+    if why then return why end
   end
   why = M.turn_problem(u.side, false, u.id)
   if why then return why end
-  why = M.stacking_problem(u, a.hex, 0)
-  if why and M.room_in(u, hexes) then return why end
+  why = M.stacking_problem(u, a.hex, level)
+  if why and M.room_in(u, hexes, level) then return why end
   return nil
 end
 
--- [A5.1] [9.6178] whether some ground-level Location of the hexes has room for the unit. An RG
--- counter whose recorded Setup Area has none sets up over the limit (noted): the step waits for
--- every RG counter, so one kept off the map would hold the RePh for good, and our text gives an RG
--- recorded for a Setup Area no other way in (our reading).
-function M.room_in(u, hexes)
+-- [A5.1] [9.6178] whether some Location of the hexes (at `level`, the ground level if nil) has
+-- room for the unit. An RG counter whose recorded Setup Area has none sets up over the limit
+-- (noted): the step waits for every RG counter, so one kept off the map would hold the RePh for
+-- good, and our text gives an RG recorded for a Setup Area no other way in (our reading).
+function M.room_in(u, hexes, level)
   for _, h in ipairs(hexes or {}) do
-    if M.stacking_problem(u, h, 0) == nil then return true end
+    if C.enterable(h) and M.stacking_problem(u, h, level or 0) == nil then return true end
   end
   return false
 end
@@ -421,9 +431,13 @@ kessel.action{
   validate = function(a) return (M.validate_set_up_unit(a)) end,
   apply = function(a)
     local u = kessel.units.get(a.unit)
-    local over = M.stacking_problem(u, a.hex, 0)
+    local rec = (kessel.game.var("rg_record") or {})[u.vars.rg] or {}
+    local _, _, level = area_hexes(u.side, rec.area)
+    level = level or 0
+    local over = M.stacking_problem(u, a.hex, level)
     kessel.emit.place(a.unit, a.hex)
-    C.note("9.62022", a.unit .. " (RG) sets up in " .. a.hex
+    if level ~= 0 then kessel.emit.unit_var(a.unit, "level", level) end
+    C.note("9.62022", a.unit .. " (RG) sets up in " .. location_text(a.hex, level)
       .. (over and " over the stacking limit: no Location of its Setup Area has room for it (A5.1)" or ""))
   end,
   -- the area's first Location holding a unit of the RG (so a leader finds one), else its first,
@@ -433,12 +447,13 @@ kessel.action{
     if not t or t.isolated or (side and side ~= t.side) then return {} end
     local out = {}
     for _, w in ipairs(M.rg_waiting(t.side)) do
-      local hexes = area_hexes(t.side, w.area) or {}
+      local hexes, _, level = area_hexes(t.side, w.area)
+      hexes = hexes or {}
       local with, rest = {}, {}
       for _, h in ipairs(hexes) do
         local has = false
         for _, o in ipairs(kessel.units.at(h)) do
-          if o.vars.rg == w.unit.vars.rg and not C.is_leader(o) and o.type ~= "sw" then has = true end
+          if o.vars.rg == w.unit.vars.rg and not C.is_leader(o) and o.type ~= "sw" and C.level(o) == (level or 0) then has = true end
         end
         if has then with[#with + 1] = h else rest[#rest + 1] = h end
       end
@@ -478,12 +493,6 @@ function M.retained_area(u, st)
     if area.id == r.area then return area end
   end
   return nil
-end
-
--- a Location as notes and refusals name it: "D8", "D8 level 1"
-local function location_text(hex, level)
-  if (level or 0) == 0 then return tostring(hex) end
-  return string.format("%s level %d", tostring(hex), level)
 end
 
 -- is the Location (hex, level) one of the side's Setup Area `area`?
@@ -579,9 +588,75 @@ function M.retained_barrier(u, st)
 end
 -- whether the unit sets up in the Isolated turn: its area is Isolated, or it is itself [9.62021]
 function M.location_class(u, area) return area.isolated == true or u.vars.isolated == true end
+
+-- [9.6152] Note 1 and Note 3, [9.6102]: what this RePh gives the British on the map — the
+-- reinforcements of Night II, Night III and Dawn, the Walking Wounded MMC — may go to whichever
+-- non-Isolated British Setup Area the British choose, Dawn's Guns to such an area's hexes numbered
+-- 20 or more only. The ruleset places them in the first such area (`A.british_arrival`, Note 3's
+-- first hex numbered 20 or more), marking the unit's `reph.any_area` (the case) and, for a Gun,
+-- `reph.hex_min`; in 9.620 each may be set up in a Location of any non-Isolated Setup Area of its
+-- side, the Gun in a hex numbered 20 or more only. Before, each was held to the area the ruleset
+-- had picked, like any unit Retained there, and a Gun could be set up in a hex numbered below 20.
+-- The non-Isolated Setup Area of the side a free-set-up unit may go to at (hex, level), or nil.
+function M.free_area(u, hex, level)
+  local r = u.vars.reph
+  if type(r) ~= "table" or not r.any_area then return nil end
+  local at = A.area_at(u.side, hex, level)
+  if at and not at.isolated and M.area_holds(u.side, at, hex, level) then return at end
+  return nil
+end
+
+-- the ground-level hexes a Retained unit may set up in: its area's, or every non-Isolated
+-- ground-level area's of its side for a unit free to choose (above), in the areas' order
+function M.setup_hexes(u, area)
+  local r = u.vars.reph
+  if type(r) ~= "table" or not r.any_area then return area.hexes end
+  return remember("open_hexes/" .. u.side, function()
+    local out, st = {}, A.stored()
+    for _, a in ipairs(st and st.areas[u.side] or {}) do
+      if not a.isolated and not a.level then for _, h in ipairs(a.hexes) do out[#out + 1] = h end end
+    end
+    return out
+  end)
+end
+
 -- whether the unit has another Location of its area to go to (a turn for its side): another hex,
 -- or the ground level of its own when it is upstairs
-function M.could_move(u, area) return not area.level and (#area.hexes > 1 or C.level(u) ~= 0) end
+function M.could_move(u, area) return not area.level and (#M.setup_hexes(u, area) > 1 or C.level(u) ~= 0) end
+
+-- [9.6183] A leader an RG received sets up (or enters) with a unit of his own RG in the first CG
+-- scenario he takes part in, the one after its purchase: one set up with his RG in its Setup
+-- Area (9.6178, `set_up_unit`) stays with a unit of it when set up again — he goes only to a
+-- Location holding one, and the last unit of his RG in his Location does not leave him. Before,
+-- `set_up_unit` held him to his RG and `set_up_retained` then took him (or it) anywhere in the area.
+-- the non-leader, non-SW units of RG `rg` in a Location, but `except`
+local function rg_mates(rg, hex, level, except)
+  local n = 0
+  for _, o in ipairs(kessel.units.at(hex)) do
+    if o.id ~= except and o.vars.rg == rg and not C.is_leader(o) and o.type ~= "sw" and C.level(o) == level then n = n + 1 end
+  end
+  return n
+end
+
+function M.rg_leader_problem(u, hex, level)
+  local rg = u.vars.rg
+  local rec = rg ~= nil and (kessel.game.var("rg_record") or {})[rg] or nil
+  if type(rec) ~= "table" or rec.date ~= C.var("date") or u.type == "sw" then return nil end
+  if C.is_leader(u) then
+    if rg_mates(rg, hex, level) == 0 then
+      return C.refuse("9.6183", string.format("%s sets up with a unit of his RG: none is in %s", u.id, location_text(hex, level)))
+    end
+    return nil
+  end
+  if rg_mates(rg, u.hex, C.level(u), u.id) > 0 then return nil end
+  for _, o in ipairs(kessel.units.at(u.hex)) do
+    if C.is_leader(o) and o.vars.rg == rg and C.level(o) == C.level(u) then
+      return C.refuse("9.6183", string.format("%s is the last unit of its RG (%s) with %s, who sets up with a unit of his RG: set him up with another first",
+        u.id, tostring(rec.id), o.id))
+    end
+  end
+  return nil
+end
 
 local RETAINED_USAGE = "set_up_retained{ unit = <a Retained unit of yours on the map>, hex = <another Location of the Setup Area it is Retained in>, level = <0, the ground level, if left out> }"
 function M.validate_set_up_retained(a)
@@ -602,11 +677,23 @@ function M.validate_set_up_retained(a)
   why = M.level_problem(u, a.hex, a.level)
   if why then return why end
   local level = a.level or 0
-  if not M.area_holds(u.side, area, a.hex, level) then
+  if not M.area_holds(u.side, area, a.hex, level) and not M.free_area(u, a.hex, level) then
+    if u.vars.reph.any_area then
+      return C.refuse(u.vars.reph.any_area, string.format("%s is in no non-Isolated %s Setup Area, where %s may set up (%s)",
+        location_text(a.hex, level), u.side, u.id, u.vars.reph.any_area == "9.6102" and "9.6102" or "9.6152 Note 1"))
+    end
     return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
       string.format("%s is not in Setup Area %s, which %s is Retained in", location_text(a.hex, level), tostring(area.id), u.id))
   end
+  why = M.water_problem(a.hex)
+  if why then return why end
+  local min = u.vars.reph.hex_min
+  if min and C.hex_number(a.hex) < min then
+    return C.refuse("9.6152", string.format("Note 3: %s, a Gun, sets up in a hex numbered %d or more, not in %s", u.id, min, a.hex))
+  end
   if a.hex == u.hex and level == C.level(u) then return C.refuse("9.62022", u.id .. " is in " .. location_text(a.hex, level) .. " already") end
+  why = M.rg_leader_problem(u, a.hex, level)
+  if why then return why end
   why = M.turn_problem(u.side, M.location_class(u, area), u.id)
   if why then return why end
   return M.stacking_problem(u, a.hex, level)
@@ -620,6 +707,15 @@ kessel.action{
     local u = kessel.units.get(a.unit)
     local from = location_text(u.hex, C.level(u))
     local level = a.level or 0
+    -- one free to set up in any non-Isolated area (9.6152 Note 1) is Retained in the one it goes to
+    local area = M.retained_area(u)
+    if not M.area_holds(u.side, area, a.hex, level) then
+      local to = M.free_area(u, a.hex, level)
+      local r = C.copy(u.vars.reph)
+      r.area = to.id
+      kessel.emit.unit_var(u.id, "reph", r)
+      u = kessel.units.get(a.unit)
+    end
     kessel.emit.move(u.id, { a.hex })
     C.follow(u)
     -- the unit and what it holds are at the Location's level (none kept at ground level)
@@ -639,7 +735,7 @@ kessel.action{
       if u.location == "map" then
         local why, area = M.retained_barrier(u)
         if not why then
-          for _, h in ipairs(area.hexes) do
+          for _, h in ipairs(M.setup_hexes(u, area)) do
             local a = { kind = "set_up_retained", side = t.side, unit = u.id, hex = h }
             if M.validate_set_up_retained(a) == nil then out[#out + 1] = a end
           end

@@ -174,6 +174,14 @@ function C.copy(t)
   return out
 end
 
+-- Is the hex one a unit or a Fortification can be set up in [9.62022]? Not a water hex: no unit
+-- enters it (the paths of 9.6052, 9.6061 and 9.613 are blocked there), and a Setup Area, every
+-- hex within two of a Strategic Location [9.605], takes in the water beside a bridge
+function C.enterable(hex) return kessel.map.terrain(hex) ~= "water" end
+
+-- the number of a letters-numbered hex (`Z28` is 28), as 9.6152 Note 3 counts it
+function C.hex_number(h) return tonumber(tostring(h):match("(%d+)$")) or 0 end
+
 function C.sorted_keys(t)
   local out = {}
   for k in pairs(t or {}) do out[#out + 1] = k end

@@ -76,8 +76,12 @@ local function walking_wounded()
     -- Retained in that Setup Area like its other units (Recombining, a Hero's choice, a Shift)
     local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8", "british"), at = at.hex,
       vars = { ww = true, squad_face = "6-4-8", airborne = true,
-        reph = { status = "retained", area = at.area or at.entry, why = "9.6102" } } }
-    C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (at.hex and (" into " .. at.hex .. " (Setup Area " .. at.area .. ")")
+        reph = { status = "retained", area = at.area or at.entry, why = "9.6102", any_area = at.area and "9.6102" or nil } } }
+    -- within the stacking limit where a non-Isolated British Setup Area has room [A5.1]
+    local over = at.area and require("rules.reinforcements").place_with_room(id, at.area)
+    local u = kessel.units.get(id)
+    C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (at.hex and (" into " .. u.hex .. " (Setup Area " .. u.vars.reph.area .. ")"
+      .. (over and ", over the stacking limit: no non-Isolated British Setup Area has room for it (A5.1)" or ""))
       or " off-map, to enter at Z28 (no non-Isolated British Setup Area to place it in: the Eligible Entry Hex of 9.6152 Note 1, our reading)"))
   end
   C.set_in("cvp_lost", "british", C.get_in("cvp_lost", "british", 0) + 2 * n)

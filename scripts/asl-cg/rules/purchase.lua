@@ -128,10 +128,17 @@ function P.validate_rg(a)
       if next(names) ~= nil and not names[a.entry] then return C.refuse("9.6178", "Entry Area " .. a.entry .. " is not Eligible") end
       cost = cost + extra
     elseif a.area then
-      local ok = false
+      local found
       local st = A.stored()
-      for _, area in ipairs(st and st.areas.german or {}) do if area.id == a.area and not area.isolated then ok = true end end
-      if not ok then return C.refuse("9.6178", "an RG is recorded for a friendly, non-Isolated Setup Area or an Eligible Entry Area") end
+      for _, area in ipairs(st and st.areas.german or {}) do if area.id == a.area and not area.isolated then found = area end end
+      if not found then return C.refuse("9.6178", "an RG is recorded for a friendly, non-Isolated Setup Area or an Eligible Entry Area") end
+      -- an upper-level Setup Area (9.605 EX's first level of Z15) is one building Location, where a
+      -- vehicle does not set up (our reading, as for every set-up of 9.620: `M.level_problem`); one
+      -- recorded there waited off the map for good, and 9.620 with it
+      if found.level and rg.kind == "V" then
+        return C.refuse("9.6178", string.format("Setup Area %s is the upper-level Location %s level %d: the vehicles of %s (%s) set up at ground level",
+          found.id, tostring(found.hexes[1]), found.level, rg.id, rg.name))
+      end
     else
       return C.refuse("9.6178", "record a Setup Area (area =) or an Entry Arrow (entry =) for the RG")
     end
@@ -349,7 +356,15 @@ function P.isolated_location(side, hex, level)
   return false
 end
 
+-- [9.62022] a water hex of a Setup Area is no eligible Location: nothing sets up there (`C.enterable`)
+function P.water_problem(hex)
+  if C.enterable(hex) then return nil end
+  return C.refuse("9.62022", tostring(hex) .. " is water: no unit or Fortification sets up there (not an Enterable Location)")
+end
+
 function P.location_problem(side, item, hex, level)
+  local wet = P.water_problem(hex)
+  if wet then return wet end
   if A.stored() and not A.area_at(side, hex, level) then
     return C.refuse("9.62022", hex .. " is in no " .. side .. " Setup Area: a new Fortification sets up in its side's Setup Area")
   end

@@ -38,6 +38,46 @@ function N.create(side, kind, what, opts)
   return kessel.emit.create_unit(spec)
 end
 
+-- [A5.1] [9.6152] Note 1 [9.6102] Where a Personnel counter the RePh gives the British on the map
+-- is placed: its hex if that has room, else the first ground-level Location with room of its Setup
+-- Area, then of the side's other non-Isolated Setup Areas (where Note 1 lets it set up); with room
+-- nowhere, its hex, over the limit. No set-up exceeds the stacking limit (the `stacking_limit`
+-- data, as `M.stacking_problem` reads it for every set-up of 9.620), and the ruleset's placement is
+-- the set-up of a unit the player leaves alone. Before, every counter of a date went to one hex:
+-- Night III's eighteen squads and six leaders stood in one Location. Moves the unit there
+-- (Retained in the area it goes to) and returns whether it is over the limit. A water hex is no
+-- Location for any of them (`C.enterable`).
+function N.place_with_room(id, area_id)
+  local u = kessel.units.get(id)
+  if not (u and u.hex) then return false end
+  -- Equipment has no stacking limit here; it only keeps out of the water
+  if not C.is_personnel(u) and C.enterable(u.hex) then return false end
+  local M = require("rules.commencement")
+  local st = A.stored()
+  local order = { { hex = u.hex, area = area_id } }
+  local areas = {}
+  for _, a in ipairs(st and st.areas[u.side] or {}) do
+    if not a.isolated and not a.level then
+      if a.id == area_id then table.insert(areas, 1, a) else areas[#areas + 1] = a end
+    end
+  end
+  for _, a in ipairs(areas) do
+    for _, h in ipairs(a.hexes) do order[#order + 1] = { hex = h, area = a.id } end
+  end
+  for _, o in ipairs(order) do
+    if C.enterable(o.hex) and M.stacking_problem(u, o.hex, 0) == nil then
+      if o.hex ~= u.hex then kessel.emit.move(u.id, { o.hex }) end
+      if o.area ~= area_id then
+        local r = C.copy(u.vars.reph or {})
+        r.area = o.area
+        kessel.emit.unit_var(u.id, "reph", r)
+      end
+      return false
+    end
+  end
+  return true
+end
+
 -- the Setup/Entry Area reinforcements arrive in: an Entry Area named by the table, else the first
 -- non-Isolated British Setup Area (Note 1), else Z28 (Note 1)
 local function arrival(entry)
@@ -48,13 +88,13 @@ end
 -- [9.6152] Note 3 (Dawn): the Guns set up in a non-Isolated British Setup Area, in a hex numbered
 -- 20 or more (the number of a letters-numbered hex: `Z28` is 28); with no such hex, Z28 becomes an
 -- Eligible Entry Area and the Guns are Manhandled on from there
-local function hex_number(h) return tonumber(tostring(h):match("(%d+)$")) or 0 end
+local hex_number = C.hex_number
 local function gun_arrival()
   local st = A.stored()
   for _, area in ipairs(st and st.areas.british or {}) do
     if not area.isolated and not area.level then
       for _, h in ipairs(area.hexes) do
-        if hex_number(h) >= 20 then return { area = area.id, hex = h } end
+        if hex_number(h) >= 20 and C.enterable(h) then return { area = area.id, hex = h } end
       end
     end
   end
@@ -96,7 +136,7 @@ S.on_end("reinforcements", function()
     return
   end
   local where = arrival(kessel.tables.cell("pb_reinforcements", date, "entry"))
-  local made = {}
+  local made, over = {}, {}
   local guns = date == "dawn" and gun_arrival() or nil
   for _, r in ipairs(row) do
     for _ = 1, r.n do
@@ -113,10 +153,14 @@ S.on_end("reinforcements", function()
       if (r.kind == "gun" or r.kind == "crew") and date == "dawn" then at = guns end
       -- one sent to an Entry Area "may only enter ... as specified", whenever it enters [9.6151]:
       -- `enters_at` (no Shift elsewhere while it waits off-map [9.613])
+      -- one placed in a Setup Area (Note 1, Note 3) may be set up in 9.620 in any non-Isolated British
+      -- Setup Area, a Gun in a hex numbered 20 or more (`any_area`, `hex_min`: M.free_area)
       local id = N.create("british", r.kind, r.what, { at = at.hex,
-        vars = { reph = { status = "retained", area = at.area or at.entry, why = at == guns and "9.6152" or "9.6151" }, airborne = airborne,
+        vars = { reph = { status = "retained", area = at.area or at.entry, why = at == guns and "9.6152" or "9.6151",
+          any_area = at.area and "9.6152" or nil, hex_min = (r.kind == "gun" and at.area and at == guns) and 20 or nil }, airborne = airborne,
           ox_bucks = (date == "night_ii") or nil, enters_at = at.entry } })
       made[#made + 1] = id
+      if at.area and N.place_with_room(id, at.area) then over[#over + 1] = id end
     end
   end
   local fpp = kessel.tables.cell("pb_reinforcements", date, "fpp") or 0
@@ -129,6 +173,10 @@ S.on_end("reinforcements", function()
   else
     C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry))
       .. (where.note1 and " (Note 1: no non-Isolated British Setup Area to set up in, so hex Z28 is an Eligible Entry Hex: they wait off-map to enter there)" or ""))
+  end
+  if #over > 0 then
+    C.note("9.6152", string.format("%d of them (%s) are placed in %s over the stacking limit: no Location of a non-Isolated British Setup Area has room for them (A5.1)",
+      #over, table.concat(over, ", "), kessel.units.get(over[1]).hex))
   end
   if guns then
     C.note("9.6152", guns.area and string.format("Note 3: the Guns set up in Setup Area %s, in %s (a hex numbered 20 or more)", guns.area, guns.hex)

@@ -225,11 +225,29 @@ function T.crew_survival(v)
   return kessel.units.get(id)
 end
 
+-- [9.613] [9.62022] [A5.1] where a unit Shifted into a Setup Area is placed (the set-up of one the
+-- player leaves alone): its first Location with room for it, over the limit in its first only when
+-- none has room, never a water hex (`C.enterable`). Before, every unit went to the area's first
+-- hex in map order, the water beside a bridge among them, a whole group in one Location.
+local function landing(u, dest)
+  local M = require("rules.commencement")
+  local first
+  for _, h in ipairs(dest.hexes) do
+    if C.enterable(h) then
+      first = first or h
+      if M.stacking_problem(u, h, 0) == nil then return h end
+    end
+  end
+  return first or dest.hexes[1]
+end
+
 local function arrive(u, side, to)
   local dest = area_by_id(side, to)
   if dest then
-    if u.location == "pending" then kessel.emit.place(u.id, dest.hexes[1])
-    elseif u.hex ~= dest.hexes[1] then kessel.emit.move(u.id, { dest.hexes[1] }) end
+    local here = u.location == "map" and u.hex and A.area_at(side, u.hex, C.level(u))
+    local at = (here and here.id == dest.id and not here.level and C.enterable(u.hex)) and u.hex or landing(u, dest)
+    if u.location == "pending" then kessel.emit.place(u.id, at)
+    elseif u.hex ~= at then kessel.emit.move(u.id, { at }) end
   else
     kessel.emit.withdraw(u.id)
   end

@@ -20,7 +20,8 @@ kessel.test("case_9.6152_note_3_dawn_guns_set_up_in_hexes_numbered_20_or_more", 
       expect.eq(u.vars.reph.area, "B")
     elseif u.type == "squad" then
       squads = squads + 1
-      expect.eq(u.hex, "C3", "Note 1: the first non-Isolated Setup Area")
+      -- Note 1: the first non-Isolated Setup Area, three squads a Location [A5.1]
+      expect.eq(u.hex, squads <= 3 and "C3" or "C4", "Note 1: the first non-Isolated Setup Area")
     end
   end
   expect.eq(guns, 2)
@@ -43,7 +44,7 @@ kessel.test("case_9.6152_note_3_no_hex_numbered_20_guns_enter_at_z28", function(
     expect.eq(u.vars.reph.area, "Z28")
   end
   T.has_note(ev, "Z28 is an Eligible Entry Area and the Guns are Manhandled")
-  for _, u in ipairs(kessel.units.all{ side = "british", type = "squad" }) do expect.eq(u.hex, "C3") end
+  for i, u in ipairs(kessel.units.all{ side = "british", type = "squad" }) do expect.eq(u.hex, i <= 3 and "C3" or "C4") end
 end)
 
 -- [9.6056] EXC British non-Airborne units/SW [9.6153]: after the Day II CG scenario, a Day II

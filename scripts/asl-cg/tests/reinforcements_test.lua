@@ -5,17 +5,23 @@ local expect = T.expect
 local AREAS = { hexes = {}, areas = { british = { { id = "A", hexes = { "C3" }, isolated = true }, { id = "B", hexes = { "H8", "H9" } } }, german = {} } }
 
 -- [9.6152] Night III: 18 squads, six leaders, 5 LMG, 4 PIAT and 20 FPP; Note 1: they set up in
--- a non-Isolated British Setup Area
+-- a non-Isolated British Setup Area, B (H8 H9), three squads and four SMC a Location [A5.1]: the
+-- squads that find no room stay over the limit in H8, and a note says so
 kessel.test("case_9.6152_night_iii_reinforcements", function()
   T.setup{ step = "reinforcements", vars = { date = "night_iii", setup_areas = AREAS } }
   local ev = T.resolve()
   local squads, leaders, sw = 0, 0, 0
+  local at = { H8 = 0, H9 = 0 }
   for _, u in ipairs(kessel.units.all{ side = "british" }) do
-    if u.type == "squad" then squads = squads + 1; expect.eq(u.hex, "H8"); expect.eq(u.vars.airborne, true) end
+    if u.type == "squad" then squads = squads + 1; at[u.hex] = at[u.hex] + 1; expect.eq(u.vars.airborne, true) end
     if u.type == "leader" then leaders = leaders + 1 end
     if u.type == "sw" then sw = sw + 1 end
   end
   expect.eq(squads, 18)
+  expect.eq(at.H9, 3, "H9 takes three squads")
+  expect.eq(at.H8, 15, "H8 its three and the twelve with no room")
+  T.has_note(ev, "12 of them")
+  T.has_note(ev, "are placed in H8 over the stacking limit")
   expect.eq(leaders, 6)
   expect.eq(sw, 9)
   expect.eq(T.C.fpp("british"), 20)
