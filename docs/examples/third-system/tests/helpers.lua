@@ -28,6 +28,8 @@ function H.valley(spec)
     last_turn = spec.last_turn or 6,
     options = spec.options,
     run_step_start = spec.run_step_start,
+    objectives = spec.objectives,
+    levels = spec.levels,
   }
 end
 

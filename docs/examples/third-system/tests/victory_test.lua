@@ -1,4 +1,5 @@
--- Rule tests: cities and victory [S11], on the scenario's own map and objectives.
+-- Rule tests: cities and victory [S11], on the scenario's map and objectives, and on a map and
+-- objectives of a test's own (kessel.setup{ objectives =, levels = }).
 -- Run: kessel test docs/examples/third-system
 local expect = kessel.expect
 local H = require("tests.helpers")
@@ -58,4 +59,20 @@ kessel.test("case_S11_a_retreat_into_a_city_takes_it", function()
   expect.accepted(kessel.act{ kind = "retreat", to = "0404" })
   expect.eq(kessel.queries.ask("score").objectives[1].held_by, "league")
   expect.eq(kessel.queries.ask("score").vp.crown, 0)
+end)
+
+-- Rule S11 on a small map of the test's own: the set-up gives the objectives and levels (they
+-- stand for the rest of this file, so this test comes last)
+kessel.test("case_S11_scoring_on_a_map_of_the_tests_own", function()
+  H.valley{ step = "crown_move",
+    units = { H.inf("c", "crown", "0603"), H.inf("l", "league", "0806") },
+    objectives = { { name = "Mill", hexes = { "0604" }, vp = 5, side = "crown" } },
+    levels = { { name = "League win", max = 4 }, { name = "Crown win" } } }
+  local s = kessel.queries.ask("score")
+  expect.eq(s.objectives[1].held_by, "league", "the side it is not for holds it at the start")
+  expect.eq(s.level, "League win")
+  expect.accepted(kessel.act{ kind = "move", unit = "c", path = { "0604" } })
+  s = kessel.queries.ask("score")
+  expect.eq(s.vp.crown, 5)
+  expect.eq(s.level, "Crown win")
 end)
