@@ -1,6 +1,6 @@
--- A tiny computer player: take a retreat first offered; attack at 2-1 or better; else move a
--- unit toward the nearest objective city its side does not hold (or, holding them all, toward
--- the nearest one it holds); else end the phase.
+-- A tiny computer player: pick one of the retreats offered; else attack at 2-1 or better; else
+-- move a unit closer to a city (the Crown to the nearest it does not hold, the League to the
+-- nearest it holds); else end the phase.
 local V = require("rules.victory")
 local combat = require("rules.combat")
 
@@ -19,8 +19,8 @@ local function goals(side)
     local list = owners[o.name] == side and ours or theirs
     for _, h in ipairs(o.hexes) do list[#list + 1] = h end
   end
-  if #theirs > 0 and side == "crown" then return theirs end
-  return #ours > 0 and ours or theirs
+  if side == "crown" then return theirs end
+  return ours
 end
 
 kessel.on("ai", function(legal, kinds, view, level, tiebreak, side)

@@ -9,13 +9,13 @@ local function edge_hexes(side)
   return out
 end
 
--- [S9] the hexes of `side` with a line of at most SUPPLY_RANGE hexes to its own map edge: not into
--- enemy units, nor into an enemy zone of control where no friendly unit stands. One search for
--- the whole side (backwards from the edge), not one per unit.
+-- [S9] the hexes of `side` with a line of at most SUPPLY_RANGE hexes to its own map edge, not into
+-- an enemy zone of control where no friendly unit stands (a zone holds its units' own hexes, so
+-- the line never enters an enemy unit either). One search for the whole side, backwards from
+-- the edge, not one per unit.
 local function supplied_costs(side)
-  local enemies = kessel.hexset(kessel.units.occupied(C.other(side)))
   local friends = kessel.hexset(kessel.units.occupied(side))
-  local blocked = enemies:union(C.enemy_zoc(side):minus(friends))
+  local blocked = C.enemy_zoc(side):minus(friends)
   return kessel.paths.trace_costs{
     target = edge_hexes(side), budget = C.SUPPLY_RANGE, passage = { blocked = blocked },
   }

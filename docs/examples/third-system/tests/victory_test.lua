@@ -62,7 +62,7 @@ kessel.test("case_S11_a_retreat_into_a_city_takes_it", function()
 end)
 
 -- Rule S11 on a small map of the test's own: the set-up gives the objectives and levels (they
--- stand for the rest of this file, so this test comes last)
+-- stand for the rest of this file, so such tests come last)
 kessel.test("case_S11_scoring_on_a_map_of_the_tests_own", function()
   H.valley{ step = "crown_move",
     units = { H.inf("c", "crown", "0603"), H.inf("l", "league", "0806") },
@@ -75,4 +75,19 @@ kessel.test("case_S11_scoring_on_a_map_of_the_tests_own", function()
   s = kessel.queries.ask("score")
   expect.eq(s.vp.crown, 5)
   expect.eq(s.level, "Crown win")
+end)
+
+-- Rule S11: a reinforcement placed in a city takes it (here an objective the league scores, so
+-- the crown holds it at the start)
+kessel.test("case_S11_a_reinforcement_placed_in_a_city_takes_it", function()
+  H.valley{ turn = 3, step = "crown_combat", areas = { E = { "0604" } },
+    units = { H.inf("c", "crown", "0101"),
+      { id = "r", side = "league", type = "infantry", faces = { "3-4-4", "1-2-4" }, enter = { turn = 3, area = "E" } } },
+    objectives = { { name = "Mill", hexes = { "0604" }, vp = 2, side = "league" } } }
+  expect.eq(kessel.queries.ask("score").objectives[1].held_by, "crown")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.units.get("r").hex, "0604")
+  local s = kessel.queries.ask("score")
+  expect.eq(s.objectives[1].held_by, "league")
+  expect.eq(s.vp.league, 2)
 end)
