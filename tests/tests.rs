@@ -23,6 +23,7 @@ mod rules;
 mod sandbox;
 mod scenario_tools;
 mod surface;
+mod third_system;
 mod tidy;
 mod truncated;
 mod views;

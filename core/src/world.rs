@@ -8,7 +8,7 @@ use crate::event::{Event, LogEntry, UnitsTouched};
 use crate::options::Options;
 use crate::ruleset::CostModelCache;
 use crate::ruleset::Ruleset;
-use crate::scenario::Scenario;
+use crate::scenario::{Level, Objective, Scenario};
 use crate::state::{ApplyError, GameState, Unit};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -71,6 +71,18 @@ pub struct World {
     /// `kessel.setup`, injected dice): a save, which holds the scenario and the actions, cannot
     /// give this game back. Said when `kessel script --save` finds that it does not.
     pub changed_outside_actions: bool,
+    /// Victory objectives and levels a `kessel.setup` gave (a test's or a script's own position),
+    /// read by the rules in place of the scenario's; `None` reads the scenario's.
+    pub setup_victory: SetupVictory,
+}
+
+/// What a `kessel.setup` says of victory, each part in place of the scenario's when given.
+#[derive(Clone, Debug, Default)]
+pub struct SetupVictory {
+    /// The objectives, in the order given.
+    pub objectives: Option<Arc<Vec<Objective>>>,
+    /// The levels, in the order given.
+    pub levels: Option<Arc<Vec<Level>>>,
 }
 
 /// Enough of the state before an action to restore it: everything but the units as it was, and
@@ -138,6 +150,24 @@ impl UnitChanges {
 }
 
 impl World {
+    /// The victory objectives the rules read: a set-up's own, else the scenario's, else none.
+    pub fn objectives(&self) -> &[Objective] {
+        match (&self.setup_victory.objectives, &self.scenario) {
+            (Some(own), _) => own,
+            (None, Some(sc)) => &sc.objectives,
+            (None, None) => &[],
+        }
+    }
+
+    /// The victory levels the rules read, as [`World::objectives`].
+    pub fn levels(&self) -> &[Level] {
+        match (&self.setup_victory.levels, &self.scenario) {
+            (Some(own), _) => own,
+            (None, Some(sc)) => &sc.levels,
+            (None, None) => &[],
+        }
+    }
+
     /// A world at `state` (also its initial state) with no declarations yet, in the declaration
     /// stage, its dice at the state's seed.
     pub fn new(state: GameState) -> World {
@@ -158,6 +188,7 @@ impl World {
             cost_models: RefCell::new(CostModelCache::default()),
             journal: None,
             changed_outside_actions: false,
+            setup_victory: SetupVictory::default(),
         }
     }
 

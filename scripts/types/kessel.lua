@@ -1343,6 +1343,15 @@ function kessel.inject_dice(rolls) end
 ---@field mode? string Start in this named sequence (step is one of its steps).
 ---@field seed? integer Dice seed; default the current one.
 ---@field run_step_start? boolean Run the step_start hooks of `step` (their events become part of the position); default false.
+---@field objectives? kessel.SetupObjective[] Victory objectives read in place of the scenario's (omitted: keep those in force).
+---@field levels? { name: string, max?: integer }[] Victory levels read in place of the scenario's (omitted: keep those in force).
+
+---@class kessel.SetupObjective
+---@field place? string A place of the set-up's map (its name and hexes), or:
+---@field hexes? Hex[] the objective's hexes (then `name` is required).
+---@field name? string
+---@field vp integer
+---@field side? string The side that scores it.
 
 ---Replaces the position with one described inline; clears the log and restarts the dice.
 ---Top level of a script or test only.

@@ -68,10 +68,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     say!("{}: ok", args.scenario.display());
     say!("  scenario   {}", sc.name);
     say!(
-        "  ruleset    {} ({} options, {} action kinds)",
+        "  ruleset    {} ({} option{}, {} action kind{})",
         rules.name,
         rules.options.len(),
-        rules.actions.len()
+        if rules.options.len() == 1 { "" } else { "s" },
+        rules.actions.len(),
+        if rules.actions.len() == 1 { "" } else { "s" }
     );
     if let Some(note) = sc.stand_in_note() {
         say!("  note       {note}");

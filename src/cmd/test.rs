@@ -13,8 +13,8 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Args {
     /// Test files, folders or `.kessel` packages (default: the tests/ folder of every ruleset
-    /// under scripts/ and of every scenario folder under scenarios/; outside a checkout, the
-    /// bundled ones).
+    /// under scripts/, of every scenario folder under scenarios/ and of every example under
+    /// docs/examples/; outside a checkout, the bundled ones).
     paths: Vec<PathBuf>,
     /// Run only tests whose name contains this text (none matching is a failure, so a misspelt
     /// filter does not pass).
@@ -140,8 +140,8 @@ fn walk(
     Ok(())
 }
 
-/// The test suites of every ruleset and scenario folder: the working folder's `scripts/` and
-/// `scenarios/` in a checkout, else the bundled ones.
+/// The test suites of every ruleset, scenario folder and docs example: the working folder's
+/// `scripts/`, `scenarios/` and `docs/examples/` in a checkout, else the bundled ones.
 fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
     let base = if Path::new("scripts").is_dir() || Path::new("scenarios").is_dir() {
         PathBuf::new()
@@ -156,6 +156,10 @@ fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
         ),
         ("scenarios", |d: &Path| {
             scenario_beside(&d.join("tests")).is_some()
+        }),
+        // the example systems the docs teach from (a checkout has them; the bundle does not)
+        ("docs/examples", |d: &Path| {
+            d.join("init.lua").is_file() || scenario_beside(&d.join("tests")).is_some()
         }),
     ] {
         if let Ok(entries) = std::fs::read_dir(base.join(root)) {

@@ -26,6 +26,7 @@ pub struct GameCopy {
     limits: Limits,
     profile_arg: Option<String>,
     scenario: Option<Arc<Scenario>>,
+    setup_victory: crate::world::SetupVictory,
     pub(super) state: GameState,
     pub(super) initial: GameState,
     dice: crate::dice::Dice,
@@ -57,6 +58,7 @@ impl Engine {
             limits: self.limits,
             profile_arg: self.profile_arg.clone(),
             scenario: w.scenario.clone(),
+            setup_victory: w.setup_victory.clone(),
             state: w.state.clone(),
             initial: w.initial.clone(),
             dice: w.dice.clone(),
@@ -88,6 +90,7 @@ impl Engine {
         w.dice = copy.dice.clone();
         w.log = copy.log.clone();
         w.scenario = copy.scenario.clone();
+        w.setup_victory = copy.setup_victory.clone();
         w.options = Options::carried_over(w.ruleset.options.clone(), &copy.options);
         w.pending.clear();
         w.state_replaced();

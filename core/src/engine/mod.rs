@@ -512,6 +512,7 @@ impl Engine {
             let mut fresh = World::new(w.state.clone());
             fresh.initial = w.initial.clone();
             fresh.scenario = w.scenario.clone();
+            fresh.setup_victory = w.setup_victory.clone();
             fresh.shared()
         };
         // the new host answers to the same Stop switch as the old one

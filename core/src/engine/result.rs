@@ -31,16 +31,14 @@ pub(super) fn check(world: &World, answer: &Value) -> Result<(), String> {
                         shown(v)
                     ));
                 };
-                let levels = world.scenario.as_ref().map(|s| &s.levels);
-                if let Some(levels) = levels.filter(|l| !l.is_empty()) {
-                    if !levels.iter().any(|l| l.name == level) {
-                        let names: Vec<&str> = levels.iter().map(|l| l.name.as_str()).collect();
-                        return Err(format!(
-                            "`level` = \"{}\", not a level of the scenario ({})",
-                            crate::error::printable_name(level),
-                            names.join(", ")
-                        ));
-                    }
+                let levels = world.levels();
+                if !levels.is_empty() && !levels.iter().any(|l| l.name == level) {
+                    let names: Vec<&str> = levels.iter().map(|l| l.name.as_str()).collect();
+                    return Err(format!(
+                        "`level` = \"{}\", not a level of the scenario ({})",
+                        crate::error::printable_name(level),
+                        names.join(", ")
+                    ));
                 }
             }
             "scores" | "control" | "metrics" => {
@@ -98,7 +96,10 @@ pub(super) fn check(world: &World, answer: &Value) -> Result<(), String> {
                             ))
                         }
                         "control" => {
-                            let objectives = world.scenario.as_ref().map(|s| &s.objectives);
+                            // a position of no scenario names no objectives: nothing to check
+                            let objectives = (world.scenario.is_some()
+                                || world.setup_victory.objectives.is_some())
+                            .then(|| world.objectives());
                             if let Some(objectives) = objectives {
                                 if !objectives.iter().any(|o| &o.name == name) {
                                     let names: Vec<&str> =

@@ -441,7 +441,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     })?;
     set_read(lua, &s, world, "objectives", |lua, w, ()| {
         let out = lua.create_table()?;
-        for o in w.scenario.iter().flat_map(|sc| &sc.objectives) {
+        for o in w.objectives() {
             use mlua::IntoLua;
             let hexes = super::strings::label_list(lua, &w.state.map, &o.hexes)?;
             let pairs = vec![
@@ -460,7 +460,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     })?;
     set_read(lua, &s, world, "levels", |lua, w, ()| {
         let out = lua.create_table()?;
-        for l in w.scenario.iter().flat_map(|sc| &sc.levels) {
+        for l in w.levels() {
             let t = lua.create_table()?;
             t.set("name", l.name.as_str())?;
             t.set("max", l.max)?;

@@ -25,7 +25,11 @@ const SETUP_FIELDS: &[&str] = &[
     "vars",
     "options",
     "run_step_start",
+    "objectives",
+    "levels",
 ];
+const OBJECTIVE_FIELDS: &[&str] = &["name", "vp", "side", "place", "hexes"];
+const LEVEL_FIELDS: &[&str] = &["name", "max"];
 const UNIT_FIELDS: &[&str] = &[
     "id",
     "name",
@@ -45,6 +49,110 @@ const UNIT_FIELDS: &[&str] = &[
     "vars",
     "hidden_from",
 ];
+/// A set-up's own victory objectives, checked as a scenario file's are: a place of the set-up's
+/// map or a list of its hexes (not both, no hex twice), a side in play. A victory test on an
+/// inline map had none: the rules read the loaded scenario's, labelled for another map.
+fn objectives_of(
+    spec: &Table,
+    map: &Map,
+    sides: &[String],
+) -> mlua::Result<Option<Vec<crate::scenario::Objective>>> {
+    let Some(list) = spec.get::<Option<Table>>("objectives")? else {
+        return Ok(None);
+    };
+    let mut out: Vec<crate::scenario::Objective> = Vec::new();
+    for (i, t) in list.sequence_values::<Table>().enumerate() {
+        let t = t?;
+        let what = format!("kessel.setup: objective {}", i + 1);
+        super::strict_keys(&t, &what, OBJECTIVE_FIELDS)?;
+        let bad = |why: String| mlua::Error::runtime(format!("{what}: {why}"));
+        let place: Option<String> = t.get("place")?;
+        let listed: Option<super::List<String>> = t.get("hexes")?;
+        let given_name: Option<String> = t.get("name")?;
+        let (name, hexes) = match (place, listed) {
+            (Some(p), None) => {
+                let Some(found) = map.places.iter().find(|pl| pl.name == p) else {
+                    let names: Vec<String> = map.places.iter().map(|pl| pl.name.clone()).collect();
+                    return Err(bad(format!(
+                        "no place `{p}` on the map{}",
+                        crate::names::did_you_mean(&p, &names)
+                    )));
+                };
+                (given_name.unwrap_or(p), found.hexes.clone())
+            }
+            (None, Some(labels)) => {
+                let name =
+                    given_name.ok_or_else(|| bad("`name` is required with `hexes`".into()))?;
+                let mut hexes = Vec::new();
+                for l in labels.0 {
+                    let h = map
+                        .parse(&l)
+                        .filter(|h| map.contains(*h))
+                        .ok_or_else(|| bad(format!("`{l}` is not a hex of the map")))?;
+                    if hexes.contains(&h) {
+                        return Err(bad(format!("hex {l} is listed twice")));
+                    }
+                    hexes.push(h);
+                }
+                (name, hexes)
+            }
+            _ => return Err(bad("give `place` or `hexes`, one of them".into())),
+        };
+        if hexes.is_empty() {
+            return Err(bad("an objective has hexes".into()));
+        }
+        let vp: i64 = t
+            .get::<Option<i64>>("vp")?
+            .ok_or_else(|| bad("`vp` is required".into()))?;
+        let side: Option<String> = t.get("side")?;
+        if let Some(side) = &side {
+            if !sides.contains(side) {
+                return Err(bad(format!(
+                    "`{side}` is not a side of this ruleset ({}){}",
+                    sides.join(", "),
+                    crate::names::did_you_mean(side, sides)
+                )));
+            }
+        }
+        if out.iter().any(|o| o.name == name) {
+            return Err(bad(format!("the name `{name}` is given twice")));
+        }
+        out.push(crate::scenario::Objective {
+            name,
+            hexes,
+            vp,
+            side,
+        });
+    }
+    Ok(Some(out))
+}
+
+/// A set-up's own victory levels (`{ name =, max = }`, first match wins), names given once.
+fn levels_of(spec: &Table) -> mlua::Result<Option<Vec<crate::scenario::Level>>> {
+    let Some(list) = spec.get::<Option<Table>>("levels")? else {
+        return Ok(None);
+    };
+    let mut out: Vec<crate::scenario::Level> = Vec::new();
+    for (i, t) in list.sequence_values::<Table>().enumerate() {
+        let t = t?;
+        let what = format!("kessel.setup: level {}", i + 1);
+        super::strict_keys(&t, &what, LEVEL_FIELDS)?;
+        let name: String = t
+            .get::<Option<String>>("name")?
+            .ok_or_else(|| mlua::Error::runtime(format!("{what}: `name` is required")))?;
+        if out.iter().any(|l| l.name == name) {
+            return Err(mlua::Error::runtime(format!(
+                "{what}: the level `{name}` is given twice"
+            )));
+        }
+        out.push(crate::scenario::Level {
+            name,
+            max: t.get("max")?,
+        });
+    }
+    Ok(Some(out))
+}
+
 /// A set-up's `hidden_from` (a side, a list of sides, or true: every side but `own`), checked
 /// against the sides in play.
 fn hidden_at_start(
@@ -580,6 +688,8 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 .insert(k, super::bounded_from_value(lua, v, &what, 1 << 20)?);
         }
     }
+    let objectives = objectives_of(&spec, &map, &state.sides)?;
+    let levels = levels_of(&spec)?;
     let mut options = Vec::new();
     if let Some(opts) = spec.get::<Option<Table>>("options")? {
         for pair in opts.pairs::<String, mlua::Value>() {
@@ -619,8 +729,16 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
         options: w.options.clone(),
         log: w.log.clone(),
         pending: w.pending.clone(),
+        victory: w.setup_victory.clone(),
     });
     w.options = values;
+    // omitted, a set-up keeps the objectives and levels in force, as it keeps the map
+    if let Some(o) = objectives {
+        w.setup_victory.objectives = Some(Arc::new(o));
+    }
+    if let Some(l) = levels {
+        w.setup_victory.levels = Some(Arc::new(l));
+    }
     w.dice = crate::dice::Dice::new(seed);
     w.state = state.clone();
     w.state_replaced();
@@ -638,6 +756,7 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
             w.options = before.options;
             w.log = before.log;
             w.pending = before.pending;
+            w.setup_victory = before.victory;
             return Err(e);
         }
     }
@@ -652,6 +771,7 @@ struct Before {
     options: crate::options::Options,
     log: Vec<crate::event::LogEntry>,
     pending: Vec<crate::event::Event>,
+    victory: crate::world::SetupVictory,
 }
 
 /// Runs the `step_start` hooks of the step a set-up put the game in, as if the sequencer had just
