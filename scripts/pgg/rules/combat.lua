@@ -14,9 +14,9 @@
 -- [11.3] Out of supply (judged at the instant of combat): strength halved, fractions dropped, never
 -- below 1. Option supply_halving_order places the halving before or after terrain on defence.
 -- [7.3] Divisional integrity doubles (rules/integrity.lua), before supply halving and before terrain:
--- the rule's order, which WBC09 #9 confirms (that option changes nothing). The other order (halve
--- each regiment for supply, then double) is the source-conflict option
--- `supply_halving_before_integrity`, off in every profile.
+-- the rule's order, which WBC09 #9 confirms. The other order (halve each regiment for supply,
+-- then double) is the source-conflict option `supply_halving_before_integrity`, off in every
+-- profile; with WBC09 #9 on it has no effect.
 -- [10.36] Leaders add their rating to one attack, capped at the units' own strength (leaders.lua).
 -- [9.4] Odds are rounded in the defender's favour and capped at 10-1 / 1-3 by the results table.
 -- [9.6] Results (pending decisions in game var "pending"; the combat itself in game var "combat"):
@@ -56,9 +56,12 @@ function K.in_supply(u, ctx)
   return (S.in_supply(u, "combat"))
 end
 
--- Does divisional integrity double before supply halving? [7.3] Yes (WBC09 #9 says the same),
--- unless the source-conflict option `supply_halving_before_integrity` is on.
-function K.integrity_first() return not opt("supply_halving_before_integrity") end
+-- Does divisional integrity double before supply halving? [7.3] Yes, unless the source-conflict
+-- option `supply_halving_before_integrity` is on; WBC09 #9 fixes the doubling first whatever that
+-- option says (a tournament ruling overrides a source reading, as WBC09 #5 overrides [10.4]).
+function K.integrity_first()
+  return opt("wbc09_09_integrity_before_halving") or not opt("supply_halving_before_integrity")
+end
 
 local function mod(list, rule, fmt, ...)
   list[#list + 1] = C.reason(rule, fmt, ...)
