@@ -35,18 +35,9 @@ local O = {}
 
 O.COST = 3
 
--- MP cost of an overrun into `target` for `side` [6.5], WBC09 #15.
+-- MP cost of an overrun into `target` for `side` [6.5]; the WBC09 #15 surcharge is interdiction.lua's.
 function O.cost(side, target)
-  local cost = O.COST
-  if C.option("wbc09_15_interdiction_on_overrun_cost") then
-    for _, m in ipairs(kessel.markers.at(target)) do
-      if (m.kind == "air_interdiction" or m.kind == "soviet_interdiction") and m.side ~= side then
-        cost = cost + 1
-        break
-      end
-    end
-  end
-  return cost
+  return O.COST + require("rules.interdiction").overrun_surcharge(target, side)
 end
 
 -- MP left and spent: movement.lua keeps the count [6.1].
