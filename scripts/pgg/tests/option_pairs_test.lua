@@ -38,3 +38,48 @@ kessel.test("pair_wbc09_09_overrides_supply_halving_before_integrity", function(
     expect.eq(ovr, c[4], c[5] .. " (overrun)")
   end
 end)
+
+-- [6.5] WBC09 #11 with option overrun_group: after a stack of two clears 0403, a second overrun
+-- (0503) by one of them alone. Standard (either overrun_group): the stack goes on as one, by
+-- overrun as by move, so one unit alone may not. WBC09 #11: it may, and its partner, which has not
+-- finished yet, still belongs to the stack: it may overrun 0404 in its turn, and once another
+-- unit moves it is stopped like the rest.
+local function two_overruns(wbc11, group)
+  local function pz(id, at) return { id = id, side = "german", type = "panzer", formation = "F" .. id, faces = { "14-14-10", "7-7-10" }, at = at } end
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_movement", turn = 7,
+    options = { wbc09_11_overrun_stack_may_split = wbc11, overrun_group = group },
+    units = { pz("a", "0303"), pz("b", "0303"), pz("c", "0101"),
+      { id = "s", side = "soviet", type = "rifle", faces = { "1-1-6" }, at = "0403" },
+      { id = "s2", side = "soviet", type = "rifle", faces = { "0-1-6" }, at = "0503" },
+      -- (disrupted: no zone of control [6.6], so the stack in 0403 may still overrun 0503 [6.22])
+      { id = "s3", side = "soviet", type = "rifle", faces = { "0-1-6" }, at = "0404", flags = { "disrupted" } },
+      { id = "sup", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "0808" } } }
+  kessel.inject_dice{ 1 } -- 28 halved 14 against 1: 10-1, roll 1: De
+  expect.accepted(kessel.act{ kind = "overrun", units = { "a", "b" }, target = "0403" })
+  expect.eq(kessel.units.get("b").hex, "0403", "the stack entered the cleared hex")
+  kessel.inject_dice{ 1 } -- 14 halved 7 against 1: 7-1, roll 1: De
+  return kessel.act{ kind = "overrun", units = { "a" }, target = "0503" }
+end
+
+kessel.test("pair_wbc09_11_overrun_group_a_second_overrun_keeps_the_stack", function()
+  for _, group in ipairs{ "started_together", "assembled" } do
+    local ok, r = two_overruns(false, group)
+    expect.refused(ok, r, "6.5", "moves on together")
+    expect.eq(kessel.units.get("a").hex, "0403", group .. ": a stays with b")
+    kessel.inject_dice{ 1 }
+    expect.accepted(kessel.act{ kind = "overrun", units = { "a", "b" }, target = "0503" })
+
+    expect.accepted(two_overruns(true, group))
+    expect.eq(kessel.units.get("a").hex, "0503", group .. ": WBC09 #11 lets a go on alone")
+    kessel.inject_dice{ 1 }
+    expect.accepted(kessel.act{ kind = "overrun", units = { "b" }, target = "0404" })
+    expect.falsy(kessel.units.get("a").flags.stopped, group .. ": b is of the same stack: a goes on")
+    expect.accepted(kessel.act{ kind = "move", units = { "a" }, path = { "0603" } })
+
+    expect.accepted(two_overruns(true, group))
+    expect.accepted(kessel.act{ kind = "move", units = { "c" }, path = { "0102" } })
+    kessel.inject_dice{ 1 }
+    local ok2, r2 = kessel.act{ kind = "overrun", units = { "b" }, target = "0404" }
+    expect.refused(ok2, r2, "6.5", "stopped by an earlier overrun")
+  end
+end)
