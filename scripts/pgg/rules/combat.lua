@@ -79,7 +79,7 @@ function K.attack_strength(u, ctx)
   local intact = ctx.integrity
   if intact == nil then intact = I.intact(u) end
   local oos = not K.in_supply(u, ctx)
-  -- [7.3] (WBC09 #9 agrees): doubling first; the source-conflict option halves first
+  -- [7.3] (WBC09 #9 agrees): doubling first; the source-conflict option halves first (K.integrity_first)
   local early = K.integrity_first()
   if intact and early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
   if oos then a = K.halve(a); mod(mods, "11.3", "%s: out of supply, halved (%d)", C.name(u), a) end
@@ -140,7 +140,7 @@ function K.unit_defence(u, mult, ctx)
   local oos = not K.in_supply(u, ctx)
   local pre, post = 1, 1
   if intact then
-    -- [7.3] before supply halving (WBC09 #9 agrees); the source-conflict option: after it
+    -- [7.3] before supply halving (WBC09 #9 agrees); the source-conflict option: after it (K.integrity_first)
     if K.integrity_first() then pre = pre * 2 else post = post * 2 end
   end
   if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end
