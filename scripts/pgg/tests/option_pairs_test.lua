@@ -83,3 +83,31 @@ kessel.test("pair_wbc09_11_overrun_group_a_second_overrun_keeps_the_stack", func
     expect.refused(ok2, r2, "6.5", "stopped by an earlier overrun")
   end
 end)
+
+-- [12.3] [12.4] option two_zero_one_rifles with the dead pile (and WBC09 #14, which governs who
+-- comes back from it): the 1-1-6 that counted as the second 0-1-6 died; once the rifle pool is
+-- used up, a face-down division revealed with its values is that counter again, so under the
+-- option it may only defend too. Without the option a 1-1-6 is a 1-1-6.
+kessel.test("pair_two_zero_one_rifles_dead_pile_keeps_the_second_zero_one", function()
+  for _, wbc14 in ipairs{ false, true } do
+    for _, two in ipairs{ false, true } do
+      kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_combat", turn = 7,
+        options = { two_zero_one_rifles = two, wbc09_14_rifle_recycling_delay = wbc14 },
+        units = {
+          { id = "g", side = "german", type = "panzer", formation = "Fg", faces = { "6-6-10", "1-1-10" }, at = "0303" },
+          { id = "s", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+          { id = "dead", side = "soviet", type = "rifle", pool = "rifle", faces = { "1-1-6" }, location = "eliminated",
+            flags = two and { "no_attack" } or nil },
+          { id = "sup", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "0706" } },
+        pools = { rifle = {} },
+        vars = { dead_pile = { "dead" }, second_zero_one = two and "dead" or nil } }
+      kessel.inject_dice{ 1, 6 } -- the dead-pile draw, then the combat roll
+      expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+      local s = kessel.units.get("s")
+      local what = string.format("two_zero_one_rifles=%s wbc09_14=%s", two, wbc14)
+      expect.eq(s.attack, 1, what .. ": the dead counter's values")
+      expect.eq(s.flags.no_attack == true, two, what .. ": may only defend under the option")
+      expect.eq(kessel.game.var("second_zero_one"), two and "s" or nil, what)
+    end
+  end
+end)
