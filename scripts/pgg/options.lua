@@ -32,11 +32,11 @@ opt("wbc09_05_no_leader_evacuation", false, "WBC09 #5",
 opt("wbc09_06_rail_break_relocation", false, "WBC09 #6",
   "The German may lift any rail break, wherever it is, and place it in a hex a unit is moving through (without it he reuses a break only by moving over it); at most six on the map")
 opt("wbc09_07_overrun_loss_stays_put", false, "WBC09 #7",
-  "Overrunners who clear the hex but take a loss instead of retreating stay in the hex they overran from and end their movement for the player-turn (no move in the German Mechanized Movement Phase)")
+  "Overrunners who clear the hex but take a loss instead of retreating, or an Eng, stay in the hex they overran from and end their movement for the player-turn (no move in the German Mechanized Movement Phase)")
 opt("wbc09_08_supply_mp_by_unit_type", false, "WBC09 #8",
   "German MP supply uses the unit's own type (road rates for motorized, +2 per river) and never counts moving off the map; the standard rule [11.1] already does, so this changes nothing")
 opt("wbc09_09_integrity_before_halving", false, "WBC09 #9",
-  "Divisional integrity doubles before out-of-supply and overrun halving; the standard rule [7.3] already does, so this changes nothing (the other order is the source-conflict option supply_halving_before_integrity)")
+  "Divisional integrity doubles before out-of-supply and overrun halving; the standard rule [7.3] already does, so alone this changes nothing, but it overrides the source-conflict option supply_halving_before_integrity")
 opt("wbc09_10_integrity_with_gd_lehr", false, "WBC09 #10",
   "GD and Lehr may stack with a two-regiment motorized division without breaking its integrity")
 opt("wbc09_11_overrun_stack_may_split", false, "WBC09 #11",
@@ -48,7 +48,7 @@ opt("wbc09_13_loc_not_through_swamp", false, "WBC09 #13",
 opt("wbc09_14_rifle_recycling_delay", false, "WBC09 #14",
   "Destroyed rifle divisions return only after every original one arrived, and never on the turn after they died; the Soviet selects which (select_returning)")
 opt("wbc09_15_interdiction_on_overrun_cost", false, "WBC09 #15",
-  "An air interdiction marker adds 1 MP to the cost of overrunning into its hex")
+  "An enemy interdiction marker (German air or Soviet) adds 1 MP to the cost of overrunning into its hex")
 
 -- Optional rules --------------------------------------------------------------------------------
 opt("leader_evacuation", false, "10.4",
@@ -86,6 +86,6 @@ opt("disruption_removal", "owner", "6.6",
   "Source reading: each Disruption Removal Phase lifts the markers of the phasing player's own units (owner: pgg-facts.md, a unit recovers in its owner's next phase) or every marker on the map (every_phase: the manual and the sequence of play say only \"remove disruption markers\", so an overrun's disruption lasts the rest of the overrunner's player-turn)",
   { "owner", "every_phase" })
 opt("supply_halving_before_integrity", false, "7.3",
-  "Source conflict, off in every profile: halve each regiment for supply before divisional integrity doubles it (the rule [7.3], the facts and WBC09 #9 double first)")
+  "Source conflict, off in every profile: halve each regiment for supply before divisional integrity doubles it (the rule [7.3], the facts and WBC09 #9 double first); never while wbc09_09_integrity_before_halving is on")
 opt("two_zero_one_rifles", false, "12",
   "Treat one 1-1-6 rifle counter as a second 0-1-6, as the rules' text implies")

@@ -14,9 +14,9 @@
 -- [11.3] Out of supply (judged at the instant of combat): strength halved, fractions dropped, never
 -- below 1. Option supply_halving_order places the halving before or after terrain on defence.
 -- [7.3] Divisional integrity doubles (rules/integrity.lua), before supply halving and before terrain:
--- the rule's order, which WBC09 #9 confirms (that option changes nothing). The other order (halve
--- each regiment for supply, then double) is the source-conflict option
--- `supply_halving_before_integrity`, off in every profile.
+-- the rule's order, which WBC09 #9 confirms. The other order (halve each regiment for supply,
+-- then double) is the source-conflict option `supply_halving_before_integrity`, off in every
+-- profile; with WBC09 #9 on it has no effect.
 -- [10.36] Leaders add their rating to one attack, capped at the units' own strength (leaders.lua).
 -- [9.4] Odds are rounded in the defender's favour and capped at 10-1 / 1-3 by the results table.
 -- [9.6] Results (pending decisions in game var "pending"; the combat itself in game var "combat"):
@@ -56,9 +56,12 @@ function K.in_supply(u, ctx)
   return (S.in_supply(u, "combat"))
 end
 
--- Does divisional integrity double before supply halving? [7.3] Yes (WBC09 #9 says the same),
--- unless the source-conflict option `supply_halving_before_integrity` is on.
-function K.integrity_first() return not opt("supply_halving_before_integrity") end
+-- Does divisional integrity double before supply halving? [7.3] Yes, unless the source-conflict
+-- option `supply_halving_before_integrity` is on; WBC09 #9 fixes the doubling first whatever that
+-- option says (a tournament ruling overrides a source reading, as WBC09 #5 overrides [10.4]).
+function K.integrity_first()
+  return opt("wbc09_09_integrity_before_halving") or not opt("supply_halving_before_integrity")
+end
 
 local function mod(list, rule, fmt, ...)
   list[#list + 1] = C.reason(rule, fmt, ...)
@@ -76,7 +79,7 @@ function K.attack_strength(u, ctx)
   local intact = ctx.integrity
   if intact == nil then intact = I.intact(u) end
   local oos = not K.in_supply(u, ctx)
-  -- [7.3] (WBC09 #9 agrees): doubling first; the source-conflict option halves first
+  -- [7.3] (WBC09 #9 agrees): doubling first; the source-conflict option halves first (K.integrity_first)
   local early = K.integrity_first()
   if intact and early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
   if oos then a = K.halve(a); mod(mods, "11.3", "%s: out of supply, halved (%d)", C.name(u), a) end
@@ -137,7 +140,7 @@ function K.unit_defence(u, mult, ctx)
   local oos = not K.in_supply(u, ctx)
   local pre, post = 1, 1
   if intact then
-    -- [7.3] before supply halving (WBC09 #9 agrees); the source-conflict option: after it
+    -- [7.3] before supply halving (WBC09 #9 agrees); the source-conflict option: after it (K.integrity_first)
     if K.integrity_first() then pre = pre * 2 else post = post * 2 end
   end
   if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end

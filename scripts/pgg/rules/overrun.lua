@@ -35,18 +35,9 @@ local O = {}
 
 O.COST = 3
 
--- MP cost of an overrun into `target` for `side` [6.5], WBC09 #15.
+-- MP cost of an overrun into `target` for `side` [6.5]; the WBC09 #15 surcharge is interdiction.lua's.
 function O.cost(side, target)
-  local cost = O.COST
-  if C.option("wbc09_15_interdiction_on_overrun_cost") then
-    for _, m in ipairs(kessel.markers.at(target)) do
-      if (m.kind == "air_interdiction" or m.kind == "soviet_interdiction") and m.side ~= side then
-        cost = cost + 1
-        break
-      end
-    end
-  end
-  return cost
+  return O.COST + require("rules.interdiction").overrun_surcharge(target, side)
 end
 
 -- MP left and spent: movement.lua keeps the count [6.1].
@@ -185,6 +176,10 @@ function O.reasons(a)
     end
   end
   if #units > 0 and #combat_units == 0 then no("6.5", "an overrun needs combat units") end
+  -- [6.5] an overrun is movement: part of the last overrun's stack may not go on without the
+  -- rest, as by a move (WBC09 #11 lets it split)
+  local split = M.overrun_split_reason(units)
+  if split then reasons[#reasons + 1] = split end
   if #leaders > 0 then
     for _, r in ipairs(L.check_attack_leaders(leaders, combat_units)) do reasons[#reasons + 1] = r end
   end
@@ -308,7 +303,17 @@ K.finishers.overrun = function(cb)
     end
     kessel.emit.note("6.5", "the overrunners stop for the rest of the phase")
   elseif cleared and #stayed > 0 then
-    kessel.emit.var("overrun_group", { units = C.ids(stayed), split = C.option("wbc09_11_overrun_stack_may_split") })
+    -- WBC09 #11: when part of a split stack overran again, the rest of it still belongs to the
+    -- stack that must finish before any other unit moves [6.5]; it stays in the group
+    local ids, seen = C.ids(stayed), {}
+    for _, id in ipairs(ids) do seen[id] = true end
+    local before = M.overrun_group()
+    if before then
+      for _, id in ipairs(C.keys(before.active)) do
+        if not seen[id] then ids[#ids + 1] = id end
+      end
+    end
+    kessel.emit.var("overrun_group", { units = ids, split = C.option("wbc09_11_overrun_stack_may_split") })
   end
 end
 

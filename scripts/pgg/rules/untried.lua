@@ -6,7 +6,8 @@
 -- a pool runs out [12.4]; removed duds go to their own pile (game var "dud_pile").
 --
 -- Option two_zero_one_rifles: the first 1-1-6 drawn is treated as a second 0-1-6 (unit flag
--- "no_attack"), as the rules' text speaks of two such counters.
+-- "no_attack"), as the rules' text speaks of two such counters; once dead, a reveal that draws its
+-- values from the dead pile [12.4] is that counter again and takes the restriction over.
 local C = require("rules.common")
 local U = {}
 
@@ -80,7 +81,7 @@ end
 
 function U.reveal(u, why)
   if not U.is_untried(u) then return u end
-  local face
+  local face, drawn
   if u.pool and #kessel.game.pool(u.pool) == 0 then
     local entered = u.vars and u.vars.entered_turn
     local dead = dead_pile_faces(u.pool, entered)
@@ -103,6 +104,7 @@ function U.reveal(u, why)
       d = dead[(roll - 1) % #dead + 1]
     end
     push("dead_faces_used", d.id)
+    drawn = d.id
     face = kessel.emit.reveal(u.id, string.format("%d-%d-%d", d.attack, d.defence, d.movement))
     kessel.emit.note("12.4", string.format("the %s pool is exhausted: %s draws from the dead pile", u.pool, C.name(u)))
   else
@@ -110,7 +112,9 @@ function U.reveal(u, why)
   end
   kessel.emit.note("12.2", string.format("%s revealed as %s%s", C.name(u), face, why and (" (" .. why .. ")") or ""))
   local fresh = kessel.units.get(u.id)
-  if face == "1-1-6" and C.option("two_zero_one_rifles") and not kessel.game.var("second_zero_one") then
+  -- (a dead counter drawn again is the same counter: the second 0-1-6's values keep its restriction)
+  local second = kessel.game.var("second_zero_one")
+  if face == "1-1-6" and C.option("two_zero_one_rifles") and (not second or second == drawn) then
     kessel.emit.var("second_zero_one", u.id)
     kessel.emit.flag(u.id, "no_attack")
     kessel.emit.note("12.3", C.name(u) .. " counts as the second 0-1-6: it may only defend (option two_zero_one_rifles)")

@@ -65,7 +65,8 @@ end)
 -- Rule 7.3 / WBC09 #9: divisional integrity doubles before supply and overrun halving, in the
 -- standard rules and under WBC09 #9 alike (its example: an intact motorized division out of supply
 -- fights as 6, overruns as 3; defence likewise). Only the source-conflict option
--- supply_halving_before_integrity (off in every profile) halves each regiment first.
+-- supply_halving_before_integrity (off in every profile) halves each regiment first, and not
+-- while WBC09 #9 is on.
 kessel.test("case_7_3_integrity_doubles_before_supply_halving", function()
   local oos = { in_supply = function() return false end }
   local function division(options)
@@ -87,7 +88,7 @@ kessel.test("case_7_3_integrity_doubles_before_supply_halving", function()
   setup(panzer_division("0505"), { supply_halving_before_integrity = true })
   expect.eq(total({ "pz", "s1", "s2" }, oos), 8, "4 -> 2 doubled 4; 2 -> 1 doubled 2")
   division({ supply_halving_before_integrity = true, wbc09_09_integrity_before_halving = true })
-  expect.eq(total({ "m1", "m2" }, oos), 4, "WBC09 #9 changes nothing: only the source-conflict option decides")
+  expect.eq(total({ "m1", "m2" }, oos), 6, "WBC09 #9 on overrides the source-conflict option")
 end)
 
 -- WBC09 #10: GD or Lehr may share a two-regiment motorized division's hex without breaking it.
