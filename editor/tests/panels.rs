@@ -31,6 +31,8 @@ mod runaway;
 mod runaway_campaign;
 #[path = "panels/scenario.rs"]
 mod scenario;
+#[path = "panels/screens.rs"]
+mod screens;
 #[path = "panels/side_cells.rs"]
 mod side_cells;
 #[path = "panels/startup.rs"]

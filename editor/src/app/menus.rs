@@ -175,13 +175,22 @@ impl EditorApp {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             });
-            ui.menu_button("View", |ui| {
+            // the View menu stays open while its switches and the interface size are clicked
+            // (a size is found by trying a few)
+            let stays = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("View")
+                .config(stays)
+                .ui(ui, |ui| {
                 if ui.button("Fit map  (Home)").clicked() {
                     self.map_view.fit_on_next_frame();
+                    ui.close();
                 }
                 ui.checkbox(&mut self.map_view.show_units, "Counters");
                 ui.checkbox(&mut self.map_view.show_areas, "Entry areas");
                 ui.checkbox(&mut self.map_view.show_numbers, "Hex numbers");
+                ui.separator();
+                EditorApp::ui_scale_menu(ui);
             });
             ui.menu_button("Help", help_ui);
             ui.separator();
@@ -329,7 +338,8 @@ fn help_ui(ui: &mut Ui) {
                 "Arrow keys, right-drag",
                 "pan the map (a drag too, with the View tool)",
             ),
-            ("Scroll, + and -", "zoom"),
+            ("Scroll, + and -", "zoom the map"),
+            ("Ctrl +, Ctrl -, Ctrl 0", "interface size (also in View)"),
             ("Home", "fit the map to the window"),
             ("Escape", "drop the selection, stop drawing a link"),
         ] {
