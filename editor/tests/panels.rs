@@ -13,6 +13,8 @@ mod computer;
 mod hostile;
 #[path = "panels/lab.rs"]
 mod lab;
+#[path = "panels/long_play.rs"]
+mod long_play;
 #[path = "panels/newcomer.rs"]
 mod newcomer;
 #[path = "panels/play.rs"]
