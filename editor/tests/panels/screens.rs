@@ -233,7 +233,7 @@ fn the_campaign_rules_panel_fits_a_narrow_window() {
     h.run_ok();
     h.get_by_label("Rules").click();
     let start = std::time::Instant::now();
-    while !(h.state().session.as_ref()).is_some_and(|s| !s.rules_busy()) {
+    while (h.state().session.as_ref()).is_none_or(|s| s.rules_busy()) {
         assert!(start.elapsed().as_secs() < 120, "the game never started");
         std::thread::sleep(std::time::Duration::from_millis(20));
         h.step();
