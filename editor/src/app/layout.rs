@@ -15,10 +15,12 @@ impl EditorApp {
         cmds: &mut Vec<EditorCommand>,
         play: &mut Vec<PlayCommand>,
     ) {
-        // text wraps at the panel's edge in rows too: a row of one long word (an option's id
-        // with its rule tag) made the content wider than the panel [`side_max`] allows, and it
-        // spilled out under the map in a narrow window
-        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+        // the rules panel's text wraps at its edge in rows too: an option's long id made the
+        // content wider than [`side_max`] allows, and it spilled out under the map in a narrow
+        // window (not in every mode: the players' Human/Computer switches broke letter by letter)
+        if self.palette.mode == Mode::Rules {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+        }
         match self.palette.mode {
             Mode::Edit if self.palette.tool == Tool::Region => {
                 if let Some(req) = self.region.ui(ui, &self.doc) {
