@@ -456,8 +456,14 @@ impl EditorApp {
             .resizable(false)
             .exact_size(190.0)
             .show(ui, |ui| {
-                self.palette
-                    .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
+                // scrolled: at a larger interface size in a short window its layers and Fit
+                // map were cut off below the window's edge, out of reach
+                egui::ScrollArea::vertical()
+                    .id_salt("palette scroll")
+                    .show(ui, |ui| {
+                        self.palette
+                            .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
+                    });
             });
         // the last one picked takes the clicks: a tool, or a place's (area's, tag's) edit hexes
         if self.palette.tool != tool_before {

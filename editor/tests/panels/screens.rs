@@ -263,3 +263,19 @@ fn the_campaign_rules_panel_fits_a_narrow_window() {
     past_the_edge(h.root(), &mut out);
     assert!(out.is_empty(), "{out:#?}");
 }
+
+/// At twice the interface size a 1100 x 720 window is 550 x 360 points: the palette's layers
+/// and Fit map lay below the window's edge with no way to reach them. Now the palette scrolls.
+#[test]
+fn the_palette_scrolls_to_fit_map_in_a_short_window() {
+    let dir = toy_copy("screens-palette");
+    let mut h = harness(&dir);
+    h.set_size(egui::vec2(1100.0, 720.0));
+    h.state_mut().set_ui_scale(2.0);
+    h.run();
+    h.get_by_label("Fit map").scroll_to_me();
+    h.run();
+    let fit = h.get_by_label("Fit map").rect();
+    assert!(fit.bottom() <= 360.0, "Fit map out of reach at {fit:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
