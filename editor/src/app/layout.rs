@@ -15,10 +15,11 @@ impl EditorApp {
         cmds: &mut Vec<EditorCommand>,
         play: &mut Vec<PlayCommand>,
     ) {
-        // the rules panel's text wraps at its edge in rows too: an option's long id made the
-        // content wider than [`side_max`] allows, and it spilled out under the map in a narrow
-        // window (not in every mode: the players' Human/Computer switches broke letter by letter)
-        if self.palette.mode == Mode::Rules {
+        // the rules' and the scenario's text wraps at the panel's edge in rows too: an option's
+        // long id, a unit's line, made the content wider than [`side_max`] allows, and it
+        // spilled out under the map in a narrow window (not in play-test: the players'
+        // Human/Computer switches broke letter by letter)
+        if matches!(self.palette.mode, Mode::Rules | Mode::Scenario) {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
         }
         match self.palette.mode {
