@@ -220,15 +220,29 @@ impl EditorApp {
         });
     }
 
+    /// The locations the red reload panel at the top shows (a problem there is not listed
+    /// again below).
+    fn shown_above(&self) -> Vec<&str> {
+        [&self.problems.rules, &self.problems.scenario]
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.location.as_deref())
+            .collect()
+    }
+
+    /// True when every problem the check found is the reload error shown in red at the top:
+    /// the panel then needs one line, not the list's height (it kept an empty band of 90
+    /// points under the map, saying only that the error was at the top).
+    pub(super) fn problems_all_above(&self) -> bool {
+        let shown = self.shown_above();
+        (self.validator.issues.iter()).all(|i| shown.contains(&i.location.as_str()))
+    }
+
     /// The validation panel: every problem of the edited scenario, clickable.
     pub(super) fn problems_ui(&mut self, ui: &mut Ui) {
         let v = &self.validator;
         // a reload error the red panel above shows already is not listed twice
-        let shown: Vec<&str> = [&self.problems.rules, &self.problems.scenario]
-            .into_iter()
-            .flatten()
-            .filter_map(|p| p.location.as_deref())
-            .collect();
+        let shown = self.shown_above();
         let above = v
             .issues
             .iter()
@@ -253,7 +267,8 @@ impl EditorApp {
             };
             ui.label(state);
         });
-        if self.validator.issues.is_empty() {
+        // (nothing to list: an empty list would take the panel's whole height)
+        if self.validator.issues.is_empty() || self.problems_all_above() {
             return;
         }
         let mut pick = None;

@@ -482,7 +482,9 @@ impl EditorApp {
             }
         }
         let has_issues = !self.validator.issues.is_empty();
-        if has_issues {
+        if has_issues && self.problems_all_above() {
+            egui::Panel::bottom("problems above").show(ui, |ui| self.problems_ui(ui));
+        } else if has_issues {
             egui::Panel::bottom("problems")
                 .resizable(true)
                 .default_size(90.0)

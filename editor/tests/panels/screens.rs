@@ -289,3 +289,33 @@ fn the_palette_scrolls_to_fit_map_in_a_short_window() {
     assert!(fit.bottom() <= 360.0, "Fit map out of reach at {fit:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A rules file saved broken while playing: the error shows in red at the top, and the problems
+/// panel below, whose only problem it was, kept a band of 90 points under the map to say so.
+/// Now it takes one line.
+#[test]
+fn a_problem_shown_at_the_top_takes_one_line_below_the_map() {
+    let dir = toy_copy("screens-problems-above");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let band = |h: &egui_kittest::Harness<'_, EditorApp>| {
+        let log = h.get_by_label_contains("Event log (").rect();
+        log.top() - h.state().map_view.canvas().bottom()
+    };
+    let before = band(&h);
+    let play = dir.join("rules/play.lua");
+    let good = std::fs::read_to_string(&play).expect("read");
+    std::fs::write(&play, format!("{good}\nlocal x = = 1\n")).expect("write");
+    wait_for(&mut h, "the failed reload, checked", |app| {
+        app.problems.rules.is_some() && !app.validator.busy && !app.validator.issues.is_empty()
+    });
+    h.get_by_label_contains("the error in red at the top");
+    let after = band(&h);
+    assert!(
+        after - before < 50.0,
+        "the problems panel takes {} points under the map",
+        after - before
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
