@@ -113,6 +113,10 @@ pub struct EditorOptions {
     pub screenshot: Option<PathBuf>,
     /// Inner window size in points (default 1400×900).
     pub size: Option<[f32; 2]>,
+    /// Interface size (egui's zoom factor, 1 = plain); without it the size kept in `settings`.
+    pub ui_scale: Option<f32>,
+    /// The settings file the interface size is kept in between runs (none: not kept).
+    pub settings: Option<PathBuf>,
     /// What to set up before the first frame.
     pub startup: Startup,
     /// When the file lies in a folder that is Kessel's, not the user's (the bundled scenarios
@@ -135,6 +139,8 @@ impl EditorOptions {
             scenario,
             screenshot: None,
             size: None,
+            ui_scale: None,
+            settings: None,
             startup: Startup::default(),
             not_yours: None,
             opener: None,
@@ -157,6 +163,18 @@ pub fn parse_size(text: &str) -> anyhow::Result<[f32; 2]> {
     Ok([side(w)?, side(h)?])
 }
 
+/// Reads an interface size (`1.5`), one of [`app::UI_SCALES`].
+pub fn parse_ui_scale(text: &str) -> anyhow::Result<f32> {
+    match text.trim().parse::<f32>() {
+        Ok(s) if app::UI_SCALES.contains(&s) => Ok(s),
+        _ => bail!(
+            "interface size `{text}` is not a number from {} to {}",
+            app::UI_SCALES.start(),
+            app::UI_SCALES.end()
+        ),
+    }
+}
+
 /// Opens the editor window as `opts` says (blocking until it closes).
 pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     if let Some(opener) = opts.opener {
@@ -173,6 +191,13 @@ pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     let outcome: app::ScreenshotOutcome = Arc::new(Mutex::new(None));
     if let Some(path) = &opts.screenshot {
         app.take_screenshot(path.clone(), outcome.clone());
+    }
+    if let Some(settings) = &opts.settings {
+        app::set_settings_file(settings.clone());
+    }
+    let kept = opts.settings.as_deref().and_then(app::saved_ui_scale);
+    if let Some(scale) = opts.ui_scale.or(kept) {
+        app.set_ui_scale(scale);
     }
     app.startup(opts.startup)?;
     for w in &app.startup_warnings {
@@ -262,6 +287,10 @@ mod tests {
         assert_eq!(parse_size("800X600").ok(), Some([800.0, 600.0]));
         for bad in ["1600", "ax600", "10x10", "1600x", "99999x600"] {
             assert!(parse_size(bad).is_err(), "{bad} accepted");
+        }
+        assert_eq!(parse_ui_scale("1.5").ok(), Some(1.5));
+        for bad in ["0.1", "4", "big", ""] {
+            assert!(parse_ui_scale(bad).is_err(), "{bad} accepted");
         }
     }
 

@@ -55,9 +55,35 @@ pub struct Watched {
 
 type Waker = Arc<Mutex<Option<egui::Context>>>;
 
+/// A watched folder and which folder it was when the watch was set (see [`folder_id`]).
+struct WatchedDir {
+    path: PathBuf,
+    mode: RecursiveMode,
+    id: Option<(u64, u64)>,
+}
+
+/// Which folder is at `path` now (device and inode), none when there is none. inotify follows
+/// a folder, not its name: once the scenario's folder was renamed away and another put in its
+/// place (a copy, a checkout, an unpacked package), the watch stayed on the old one and no
+/// later save in the new folder was seen.
+fn folder_id(path: &Path) -> Option<(u64, u64)> {
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Some((0, 0))
+    }
+}
+
 /// A running watcher.
 pub struct Watcher {
-    _debouncer: Debouncer<notify_debouncer_full::notify::RecommendedWatcher, RecommendedCache>,
+    debouncer: Debouncer<notify_debouncer_full::notify::RecommendedWatcher, RecommendedCache>,
+    dirs: Vec<WatchedDir>,
     rx: Receiver<Vec<PathBuf>>,
     waker: Waker,
     watched: Watched,
@@ -155,6 +181,14 @@ impl Watcher {
         for (d, mode) in &dirs {
             debouncer.watch(d, *mode)?;
         }
+        let dirs = dirs
+            .into_iter()
+            .map(|(path, mode)| WatchedDir {
+                id: folder_id(&path),
+                path,
+                mode,
+            })
+            .collect();
         // the content as it is now, so the first save of an unchanged file reloads nothing
         let mut files = Vec::new();
         if let Some(r) = &watched.ruleset_dir {
@@ -170,7 +204,8 @@ impl Watcher {
             })
             .collect();
         Ok(Watcher {
-            _debouncer: debouncer,
+            debouncer,
+            dirs,
             rx,
             waker,
             watched,
@@ -210,6 +245,24 @@ impl Watcher {
         let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
         for batch in self.rx.try_iter() {
             seen.extend(batch);
+        }
+        self.rewatch_moved_folders(&mut seen);
+        // a folder renamed, removed or put back inside a watched one comes as one event for the
+        // folder: the files known under it, and those it holds now, are looked at (a rules
+        // folder renamed away left the editor saying nothing)
+        let folders: Vec<PathBuf> = seen.iter().map(|p| canonical(p)).collect();
+        for f in folders {
+            seen.extend(
+                self.hashes
+                    .keys()
+                    .filter(|k| k.starts_with(&f) && **k != f)
+                    .cloned(),
+            );
+            if f.is_dir() {
+                let mut under = Vec::new();
+                files_under(&f, &mut under);
+                seen.extend(under);
+            }
         }
         let mut out = Changes::default();
         for p in seen {
@@ -254,6 +307,48 @@ impl Watcher {
             }
         }
         out
+    }
+}
+
+impl Watcher {
+    /// Watches again each folder that is no longer the one watched (renamed away and another
+    /// put in its place), and adds the files known under it to `seen`, so what changed with the
+    /// swap reloads.
+    fn rewatch_moved_folders(&mut self, seen: &mut BTreeSet<PathBuf>) {
+        for d in &mut self.dirs {
+            let now = folder_id(&d.path);
+            if now == d.id {
+                continue;
+            }
+            // (the old watch may be gone with its folder: nothing to undo then)
+            let _ = self.debouncer.unwatch(&d.path);
+            let id = match now {
+                Some(id) => match self.debouncer.watch(&d.path, d.mode) {
+                    Ok(()) => Some(id),
+                    // tried again on the next poll
+                    Err(_) => None,
+                },
+                None => None,
+            };
+            d.id = id;
+            seen.extend(
+                self.hashes
+                    .keys()
+                    .filter(|k| k.starts_with(&d.path))
+                    .cloned(),
+            );
+            if d.id.is_some() && d.mode == RecursiveMode::Recursive {
+                let mut under = Vec::new();
+                files_under(&d.path, &mut under);
+                seen.extend(under);
+            }
+        }
+    }
+
+    /// True while a watched folder is missing: nothing tells the watcher when it comes back,
+    /// so the app polls again a little later.
+    pub fn waiting_for_a_folder(&self) -> bool {
+        self.dirs.iter().any(|d| d.id.is_none())
     }
 }
 

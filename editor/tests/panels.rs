@@ -13,6 +13,8 @@ mod computer;
 mod hostile;
 #[path = "panels/lab.rs"]
 mod lab;
+#[path = "panels/long_play.rs"]
+mod long_play;
 #[path = "panels/newcomer.rs"]
 mod newcomer;
 #[path = "panels/play.rs"]
@@ -31,6 +33,8 @@ mod runaway;
 mod runaway_campaign;
 #[path = "panels/scenario.rs"]
 mod scenario;
+#[path = "panels/screens.rs"]
+mod screens;
 #[path = "panels/side_cells.rs"]
 mod side_cells;
 #[path = "panels/startup.rs"]

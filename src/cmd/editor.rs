@@ -32,6 +32,10 @@ pub struct Args {
     /// Window size in pixels.
     #[arg(long, value_name = "WxH", value_parser = kessel_editor::parse_size)]
     size: Option<[f32; 2]>,
+    /// Interface size, as View → Interface size sets it (1 = plain, 1.5, 2; 0.5 to 3). Without
+    /// it the size last picked in the editor is used.
+    #[arg(long, value_name = "SCALE", value_parser = kessel_editor::parse_ui_scale)]
+    ui_scale: Option<f32>,
     /// Zoom (points per hex radius) centred on the selected or hovered hex.
     #[arg(long, value_name = "PX")]
     zoom: Option<f32>,
@@ -190,8 +194,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 checkout,
                 folder: crate::bundle::user_scenarios(),
             }),
+        // a picture shows the editor as the flags say, not as this user last sized it
+        settings: if args.screenshot.is_none() {
+            kessel_editor::app::default_settings_file()
+        } else {
+            None
+        },
         screenshot: args.screenshot,
         size: args.size,
+        ui_scale: args.ui_scale,
         startup,
         ..EditorOptions::open(scenario)
     })?;

@@ -56,6 +56,9 @@ impl EditorApp {
             self.status.error(format!("file watcher: {e}"));
         }
         let changes = w.poll();
+        if w.waiting_for_a_folder() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(500));
+        }
         if !changes.is_empty() {
             self.apply_changes(changes);
         }

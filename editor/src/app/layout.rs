@@ -15,6 +15,13 @@ impl EditorApp {
         cmds: &mut Vec<EditorCommand>,
         play: &mut Vec<PlayCommand>,
     ) {
+        // the rules' and the scenario's text wraps at the panel's edge in rows too: an option's
+        // long id, a unit's line, made the content wider than [`side_max`] allows, and it
+        // spilled out under the map in a narrow window (not in play-test: the players'
+        // Human/Computer switches broke letter by letter)
+        if matches!(self.palette.mode, Mode::Rules | Mode::Scenario) {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+        }
         match self.palette.mode {
             Mode::Edit if self.palette.tool == Tool::Region => {
                 if let Some(req) = self.region.ui(ui, &self.doc) {
@@ -288,6 +295,17 @@ fn setup_markers(mode: Mode, doc: &crate::document::Document) -> &[kessel_core::
     }
 }
 
+/// The map keeps at least this width (points) beside the side panel, when the window has it.
+pub const MAP_MIN_WIDTH: f32 = 320.0;
+
+/// How wide the side panel may be, given its mode's width and the room left of the window beside
+/// the palette: up to 1.8 times the mode's width, but the map keeps [`MAP_MIN_WIDTH`], or in a
+/// window too narrow for both, more than half the room. (The rules panel's 520 points left the
+/// map a 90-point strip in an 800-pixel window.)
+pub fn side_max(mode_width: f32, room: f32) -> f32 {
+    (mode_width * 1.8).min((room - MAP_MIN_WIDTH).max(room * 0.45))
+}
+
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.ui_root(ui);
@@ -298,5 +316,21 @@ impl eframe::App for EditorApp {
         if self.screenshot.is_some() {
             super::screenshot::without_pointer(raw_input);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_side_panel_leaves_the_map_room() {
+        // a wide window: the mode's width and room to widen it
+        assert_eq!(side_max(520.0, 1700.0), 520.0 * 1.8);
+        // 800 pixels less the palette: the map keeps its minimum
+        assert_eq!(side_max(520.0, 610.0), 610.0 - MAP_MIN_WIDTH);
+        // too narrow for both: the map keeps more than half
+        let narrow = side_max(380.0, 322.0);
+        assert!(322.0 - narrow > 322.0 / 2.0, "{narrow}");
     }
 }

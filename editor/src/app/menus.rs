@@ -175,13 +175,22 @@ impl EditorApp {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             });
-            ui.menu_button("View", |ui| {
+            // the View menu stays open while its switches and the interface size are clicked
+            // (a size is found by trying a few)
+            let stays = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("View")
+                .config(stays)
+                .ui(ui, |ui| {
                 if ui.button("Fit map  (Home)").clicked() {
                     self.map_view.fit_on_next_frame();
+                    ui.close();
                 }
                 ui.checkbox(&mut self.map_view.show_units, "Counters");
                 ui.checkbox(&mut self.map_view.show_areas, "Entry areas");
                 ui.checkbox(&mut self.map_view.show_numbers, "Hex numbers");
+                ui.separator();
+                EditorApp::ui_scale_menu(ui);
             });
             ui.menu_button("Help", help_ui);
             ui.separator();
@@ -211,15 +220,29 @@ impl EditorApp {
         });
     }
 
+    /// The locations the red reload panel at the top shows (a problem there is not listed
+    /// again below).
+    fn shown_above(&self) -> Vec<&str> {
+        [&self.problems.rules, &self.problems.scenario]
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.location.as_deref())
+            .collect()
+    }
+
+    /// True when every problem the check found is the reload error shown in red at the top:
+    /// the panel then needs one line, not the list's height (it kept an empty band of 90
+    /// points under the map, saying only that the error was at the top).
+    pub(super) fn problems_all_above(&self) -> bool {
+        let shown = self.shown_above();
+        (self.validator.issues.iter()).all(|i| shown.contains(&i.location.as_str()))
+    }
+
     /// The validation panel: every problem of the edited scenario, clickable.
     pub(super) fn problems_ui(&mut self, ui: &mut Ui) {
         let v = &self.validator;
         // a reload error the red panel above shows already is not listed twice
-        let shown: Vec<&str> = [&self.problems.rules, &self.problems.scenario]
-            .into_iter()
-            .flatten()
-            .filter_map(|p| p.location.as_deref())
-            .collect();
+        let shown = self.shown_above();
         let above = v
             .issues
             .iter()
@@ -244,7 +267,8 @@ impl EditorApp {
             };
             ui.label(state);
         });
-        if self.validator.issues.is_empty() {
+        // (nothing to list: an empty list would take the panel's whole height)
+        if self.validator.issues.is_empty() || self.problems_all_above() {
             return;
         }
         let mut pick = None;
@@ -329,7 +353,8 @@ fn help_ui(ui: &mut Ui) {
                 "Arrow keys, right-drag",
                 "pan the map (a drag too, with the View tool)",
             ),
-            ("Scroll, + and -", "zoom"),
+            ("Scroll, + and -", "zoom the map"),
+            ("Ctrl +, Ctrl -, Ctrl 0", "interface size (also in View)"),
             ("Home", "fit the map to the window"),
             ("Escape", "drop the selection, stop drawing a link"),
         ] {

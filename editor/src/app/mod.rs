@@ -49,11 +49,14 @@ mod save_as;
 mod screenshot;
 mod starting;
 mod startup;
+mod ui_scale;
 mod underlay;
 
+pub use layout::{side_max, MAP_MIN_WIDTH};
 pub use problems::{Problem, Problems};
 pub use screenshot::ScreenshotOutcome;
 pub use startup::Startup;
+pub use ui_scale::{default_settings_file, saved_ui_scale, set_settings_file, UI_SCALES};
 pub use underlay::Tracing;
 
 use crate::document::Document;
@@ -176,6 +179,7 @@ pub struct EditorApp {
     pending_save: Option<std::path::PathBuf>,
     /// A scripted start's `--act` refusals and failures, for stderr (see `startup.rs`).
     pub startup_warnings: Vec<String>,
+    ui_scale: ui_scale::UiScale,
 }
 
 impl EditorApp {
@@ -247,6 +251,7 @@ impl EditorApp {
             pending_select: None,
             pending_save: None,
             startup_warnings: Vec::new(),
+            ui_scale: Default::default(),
             open_dialog: None,
             open_error: None,
             save_as_dialog: None,
@@ -387,6 +392,7 @@ impl EditorApp {
             ui.ctx().all_styles_mut(|s| s.spacing.scroll = solid);
             ui.style_mut().spacing.scroll = solid;
         }
+        self.track_ui_scale(ui.ctx());
         self.poll_reload(ui.ctx());
         // a lab run goes on in any mode: take its games as they come
         if let Some(run) = &mut self.rules_panel.lab.run {
@@ -450,8 +456,14 @@ impl EditorApp {
             .resizable(false)
             .exact_size(190.0)
             .show(ui, |ui| {
-                self.palette
-                    .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
+                // scrolled: at a larger interface size in a short window its layers and Fit
+                // map were cut off below the window's edge, out of reach
+                egui::ScrollArea::vertical()
+                    .id_salt("palette scroll")
+                    .show(ui, |ui| {
+                        self.palette
+                            .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
+                    });
             });
         // the last one picked takes the clicks: a tool, or a place's (area's, tag's) edit hexes
         if self.palette.tool != tool_before {
@@ -470,7 +482,9 @@ impl EditorApp {
             }
         }
         let has_issues = !self.validator.issues.is_empty();
-        if has_issues {
+        if has_issues && self.problems_all_above() {
+            egui::Panel::bottom("problems above").show(ui, |ui| self.problems_ui(ui));
+        } else if has_issues {
             egui::Panel::bottom("problems")
                 .resizable(true)
                 .default_size(90.0)
@@ -490,7 +504,7 @@ impl EditorApp {
         egui::Panel::right(("side", self.palette.mode.label()))
             .resizable(true)
             .default_size(side_width)
-            .max_size(side_width * 1.8)
+            .max_size(layout::side_max(side_width, ui.available_width()))
             .show(ui, |ui| self.side_ui(ui, &mut cmds, &mut play));
         egui::CentralPanel::no_frame().show(ui, |ui| self.map_ui(ui, &mut cmds, &mut play));
 

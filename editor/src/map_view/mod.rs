@@ -408,6 +408,7 @@ impl MapView {
             return;
         }
         let (dt, keys, zoom_in, zoom_out) = ui.input(|i| {
+            let plain = !(i.modifiers.command || i.modifiers.ctrl || i.modifiers.alt);
             let keys = Vec2::new(
                 i.key_down(Key::ArrowLeft) as i32 as f32
                     - i.key_down(Key::ArrowRight) as i32 as f32,
@@ -416,8 +417,9 @@ impl MapView {
             (
                 i.stable_dt.min(0.1),
                 keys,
-                i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals),
-                i.key_pressed(Key::Minus),
+                // with Ctrl (Cmd) these keys size the interface (egui's zoom), not the map
+                plain && (i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals)),
+                plain && i.key_pressed(Key::Minus),
             )
         });
         if keys != Vec2::ZERO {

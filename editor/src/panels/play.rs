@@ -158,13 +158,9 @@ impl PlayPanel {
 }
 
 fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
-    ui.label(RichText::new(s.phase_text()).strong());
-    if let Some(p) = s.pending_prompt() {
-        ui.label(
-            RichText::new(format!("Waiting for a decision — {p}"))
-                .color(Color32::from_rgb(250, 200, 60)),
-        );
-    }
+    // the buttons come before the lines saying where the game is: those lines wrap or not and a
+    // decision's prompt comes and goes, and below them Undo action moved at every step (a row of
+    // clicks taking back a game hit the text it had moved to)
     ui.horizontal(|ui| {
         let can_undo = s.in_progress();
         if ui
@@ -203,6 +199,13 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             }
         }
     });
+    ui.label(RichText::new(s.phase_text()).strong());
+    if let Some(p) = s.pending_prompt() {
+        ui.label(
+            RichText::new(format!("Waiting for a decision — {p}"))
+                .color(Color32::from_rgb(250, 200, 60)),
+        );
+    }
     // a step whose listed choices neither move a unit nor attack (a set-up, a Refit Phase step)
     // has no use for the Move/Attack switch: it offered two clicks that did nothing there. It is
     // greyed out, not taken away, so the panel below does not jump from step to step.

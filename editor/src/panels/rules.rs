@@ -301,7 +301,9 @@ impl RulesPanel {
             };
             frame.show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.horizontal(|ui| {
+                // wrapped: in a narrow panel a choice's box goes under its long id instead of
+                // past the panel's edge (egui then moved the panel over the map's last points)
+                ui.horizontal_wrapped(|ui| {
                     if let Some(v) = option_widget(ui, d, value) {
                         cmds.push(PlayCommand::SetOption(d.id.clone(), v));
                     }

@@ -271,7 +271,9 @@ impl ScenarioPanel {
             ui.label("Open a scenario file to edit its units and victory conditions.");
             return;
         };
-        ui.horizontal(|ui| {
+        // wrapped: in a narrow panel the last tool goes to a line of its own rather than
+        // breaking letter by letter
+        ui.horizontal_wrapped(|ui| {
             ui.label("Map tool:");
             for (tool, label) in [
                 (ScenarioTool::Select, "Select / drag"),
