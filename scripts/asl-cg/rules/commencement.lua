@@ -331,6 +331,14 @@ local function validate_finish(a)
         t.side, item, t.isolated and "Isolated" or "non-Isolated"))
     end
   end
+  local fix = {}
+  for _, o in ipairs(M.overstacked(t.side)) do
+    if M.relief(o, t.side, t.isolated) then fix[#fix + 1] = o.text end
+  end
+  if #fix > 0 then
+    return C.refuse(t.isolated and "9.62021" or "9.62022", string.format("the %s has a Location over the stacking limit (A5.1: no set-up exceeds it): %s; "
+      .. "set_up_retained a unit of it to a Location with room first", t.side, table.concat(fix, "; ")))
+  end
   return nil
 end
 
@@ -340,6 +348,12 @@ kessel.action{
   validate = function(a) return validate_finish(a) end,
   apply = function(a)
     local t = M.turn()
+    -- what no unit of the side can relieve stays over the limit, said once, at the side's last turn
+    if not t.isolated then
+      for _, o in ipairs(M.overstacked(t.side)) do
+        C.note("9.62022", o.text .. " stays over the stacking limit: no unit of it may be set up in a Location with room (A5.1)")
+      end
+    end
     kessel.emit.var("setup_turn", t.index)
     C.note(t.isolated and "9.62021" or "9.62022", "the " .. t.side .. " has set up its " .. (t.isolated and "Isolated" or "non-Isolated") .. " Locations")
   end,
@@ -745,6 +759,75 @@ kessel.action{
     return out
   end,
 }
+
+-- [A5.1] [9.62022] A side sets up in "eligible Locations", and no set-up exceeds the stacking
+-- limit: the single set-up moves and the ruleset's own placements keep within it, but a Location
+-- may come to 9.620 over it (the scenario ended so, or the ruleset placed a unit where no Location
+-- had room). A side's set-up turn does not end while a unit of such a Location, of the kind the
+-- limit is exceeded in (a SMC for the SMC limit, else a squad-sized unit), may be set up in that
+-- turn in a ground-level Location with room (`set_up_retained`, which takes none over the limit,
+-- so each such move lowers the excess and the turn always comes to an end). One that no unit can
+-- relieve so stays over the limit, noted when the side's last turn ends (our reading: the text
+-- gives no other remedy, and a set-up that can never end would hold the RePh for good). Before,
+-- `finish_setup` ended the turn whatever stood over the limit.
+-- The side's Locations over the limit, in map order: { hex, level, squads, smc, text }
+function M.overstacked(side)
+  return remember("overstacked/" .. side, function()
+    local limit = kessel.game.constant("stacking_limit")
+    local seen, out = {}, {}
+    for _, u in ipairs(C.on_map(side)) do
+      local key = u.hex and (u.hex .. "/" .. C.level(u))
+      if key and not seen[key] then
+        seen[key] = true
+        local hs, smc = C.stack_count(side, u.hex, C.level(u))
+        local squads, smcs = hs > 2 * limit.squads, smc > limit.smc
+        if squads or smcs then
+          local what = {}
+          if squads then what[#what + 1] = string.format("%s squad-equivalents (the limit %d)", hs % 2 == 0 and tostring(hs // 2) or string.format("%.1f", hs / 2), limit.squads) end
+          if smcs then what[#what + 1] = string.format("%d SMC (the limit %d)", smc, limit.smc) end
+          out[#out + 1] = { hex = u.hex, level = C.level(u), squads = squads, smc = smcs,
+            text = location_text(u.hex, C.level(u)) .. " holds " .. table.concat(what, " and ") }
+        end
+      end
+    end
+    table.sort(out, function(x, y) if x.hex ~= y.hex then return x.hex < y.hex end return x.level < y.level end)
+    return out
+  end)
+end
+
+-- does the unit count toward what Location `o` (of M.overstacked) exceeds?
+local function adds_to(u, o)
+  if not C.is_personnel(u) or C.crewing(u) or u.vars.prisoner_of then return false end
+  if C.is_smc(u) then return o.smc end
+  return o.squads
+end
+
+-- the first `set_up_retained` of the side's turn that takes a unit out of overstacked Location `o`
+-- to a ground-level Location with room, or nil
+function M.relief(o, side, isolated)
+  for _, u in ipairs(kessel.units.at(o.hex)) do
+    if u.side == side and C.level(u) == o.level and adds_to(u, o) then
+      local why, area = M.retained_barrier(u)
+      if not why and M.location_class(u, area) == isolated then
+        for _, h in ipairs(M.setup_hexes(u, area)) do
+          local a = { kind = "set_up_retained", side = side, unit = u.id, hex = h }
+          if M.validate_set_up_retained(a) == nil then return a end
+        end
+      end
+    end
+  end
+  return nil
+end
+
+-- does a `set_up_retained` take a unit out of a Location over the limit (M.overstacked)?
+function M.relieves(a)
+  local u = kessel.units.get(a.unit)
+  if not u or not u.hex then return false end
+  for _, o in ipairs(M.overstacked(u.side)) do
+    if o.hex == u.hex and o.level == C.level(u) and adds_to(u, o) then return true end
+  end
+  return false
+end
 
 -- [9.619] notes b, c, h: HIP is bought per counter, the cost by its size (a 5/8" counter, a
 -- squad, a HS, a SMC), and used in 9.620 by a unit of that size set up hidden: the item a unit
