@@ -543,10 +543,19 @@ end
 -- [A5.1] would the unit set up in (hex, level) overstack it? Its side's Personnel there (not the
 -- unit itself, a vehicle's crew or a prisoner) with the unit, against the `stacking_limit` data: a
 -- refusal naming the count, else nil. A Location overstacked already refuses only what adds to it.
-function M.stacking_problem(u, hex, level)
+-- `counted`, the side's { hs, smc } there when a listing has counted them (the unit not among them)
+-- what a unit adds to a Location's stack [A5.1]: "smc", a number of HS-equivalents, or "none"
+function M.stack_size(u)
+  if not C.is_personnel(u) or C.crewing(u) then return "none" end
+  if C.is_smc(u) then return "smc" end
+  return tostring(C.hs_equiv(u))
+end
+
+function M.stacking_problem(u, hex, level, counted)
   if not C.is_personnel(u) or C.crewing(u) then return nil end
   local limit = kessel.game.constant("stacking_limit")
-  local hs, smc = C.stack_count(u.side, hex, level, u.id)
+  local hs, smc
+  if counted then hs, smc = counted[1], counted[2] else hs, smc = C.stack_count(u.side, hex, level, u.id) end
   if C.is_smc(u) then
     smc = smc + 1
     if smc > limit.smc then
@@ -688,29 +697,37 @@ function M.validate_set_up_retained(a)
   local area
   why, area = M.retained_barrier(u)
   if why then return why end
-  why = M.level_problem(u, a.hex, a.level)
-  if why then return why end
-  local level = a.level or 0
-  if not M.area_holds(u.side, area, a.hex, level) and not M.free_area(u, a.hex, level) then
-    if u.vars.reph.any_area then
-      return C.refuse(u.vars.reph.any_area, string.format("%s is in no non-Isolated %s Setup Area, where %s may set up (%s)",
-        location_text(a.hex, level), u.side, u.id, u.vars.reph.any_area == "9.6102" and "9.6102" or "9.6152 Note 1"))
-    end
-    return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
-      string.format("%s is not in Setup Area %s, which %s is Retained in", location_text(a.hex, level), tostring(area.id), u.id))
-  end
-  why = M.water_problem(a.hex)
-  if why then return why end
-  local min = u.vars.reph.hex_min
-  if min and C.hex_number(a.hex) < min then
-    return C.refuse("9.6152", string.format("Note 3: %s, a Gun, sets up in a hex numbered %d or more, not in %s", u.id, min, a.hex))
-  end
-  if a.hex == u.hex and level == C.level(u) then return C.refuse("9.62022", u.id .. " is in " .. location_text(a.hex, level) .. " already") end
-  why = M.rg_leader_problem(u, a.hex, level)
+  why = M.retained_to_problem(u, area, a.hex, a.level)
   if why then return why end
   why = M.turn_problem(u.side, M.location_class(u, area), u.id)
   if why then return why end
-  return M.stacking_problem(u, a.hex, level)
+  return M.stacking_problem(u, a.hex, a.level or 0)
+end
+
+-- what bars unit `u`, Retained in `area` and free of `M.retained_barrier`, from the Location
+-- (hex, level) of the set-up, short of the turn and the stacking limit (nil: nothing): the part of
+-- `M.validate_set_up_retained` that depends on the Location, so that a listing checks the rest
+-- once a unit
+function M.retained_to_problem(u, area, hex, lvl)
+  local why = M.level_problem(u, hex, lvl)
+  if why then return why end
+  local level = lvl or 0
+  if not M.area_holds(u.side, area, hex, level) and not M.free_area(u, hex, level) then
+    if u.vars.reph.any_area then
+      return C.refuse(u.vars.reph.any_area, string.format("%s is in no non-Isolated %s Setup Area, where %s may set up (%s)",
+        location_text(hex, level), u.side, u.id, u.vars.reph.any_area == "9.6102" and "9.6102" or "9.6152 Note 1"))
+    end
+    return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
+      string.format("%s is not in Setup Area %s, which %s is Retained in", location_text(hex, level), tostring(area.id), u.id))
+  end
+  why = M.water_problem(hex)
+  if why then return why end
+  local min = u.vars.reph.hex_min
+  if min and C.hex_number(hex) < min then
+    return C.refuse("9.6152", string.format("Note 3: %s, a Gun, sets up in a hex numbered %d or more, not in %s", u.id, min, hex))
+  end
+  if hex == u.hex and level == C.level(u) then return C.refuse("9.62022", u.id .. " is in " .. location_text(hex, level) .. " already") end
+  return M.rg_leader_problem(u, hex, level)
 end
 
 kessel.action{
@@ -740,18 +757,34 @@ kessel.action{
       string.format("%s sets up in %s (from %s), in Setup Area %s", u.id, location_text(a.hex, level), from, tostring(u.vars.reph.area)))
   end,
   -- every ground-level Location of its Setup Area each Retained unit of the side in its set-up
-  -- turn may go to, so a player (the editor's choices, a unit's marked hexes) can set it up there
+  -- turn may go to, so a player (the editor's choices, a unit's marked hexes) can set it up there:
+  -- what `M.validate_set_up_retained` passes, its checks of the step, the turn and the unit made
+  -- once a unit and the side's stack in a Location counted once (each choice re-made them all:
+  -- a listing of a thousand choices took most of a random player's time)
   enumerate = function(side)
     local t = M.turn()
     if not t or (side and side ~= t.side) then return {} end
-    local out = {}
+    if S.only_in("commencement", "9.62022") then return {} end
+    local out, counts, st = {}, {}, A.stored()
     for _, u in ipairs(kessel.units.all{ side = t.side }) do
       if u.location == "map" then
-        local why, area = M.retained_barrier(u)
-        if not why then
+        local why, area = M.retained_barrier(u, st)
+        if not why and not M.turn_problem(u.side, M.location_class(u, area), u.id) then
+          local size = M.stack_size(u)
           for _, h in ipairs(M.setup_hexes(u, area)) do
-            local a = { kind = "set_up_retained", side = t.side, unit = u.id, hex = h }
-            if M.validate_set_up_retained(a) == nil then out[#out + 1] = a end
+            if not M.retained_to_problem(u, area, h, 0) then
+              -- the unit is not in the ground-level Location of h (refused above as "already")
+              -- units of one size fare alike in a Location (the refusal names no unit)
+              local key = h .. "/" .. size
+              local fits = counts[key]
+              if fits == nil then
+                local c = counts[h]
+                if not c then c = { C.stack_count(t.side, h, 0) }; counts[h] = c end
+                fits = M.stacking_problem(u, h, 0, c) == nil
+                counts[key] = fits
+              end
+              if fits then out[#out + 1] = { kind = "set_up_retained", side = t.side, unit = u.id, hex = h } end
+            end
           end
         end
       end
@@ -982,6 +1015,9 @@ kessel.action{
     local t = M.turn()
     if not t or (side and side ~= t.side) then return {} end
     local out = {}
+    -- a side with no HIP left has none to use (validate_hip refuses each unit so, one read of its
+    -- purchases a unit)
+    if next(M.hip_left(t.side)) == nil then return out end
     for _, u in ipairs(C.on_map(t.side)) do
       local a = { kind = "set_up_hip", side = t.side, unit = u.id }
       if M.validate_hip(a) == nil then out[#out + 1] = a end

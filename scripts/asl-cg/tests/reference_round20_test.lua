@@ -80,3 +80,85 @@ kessel.test("case_9.62022_the_computer_player_relieves_an_overstacked_location",
   expect.eq(T.C.over_limit(hs, smc), nil, "C4 within the limit")
   T.replays()
 end)
+
+-- the set-up choices as the listing made them before it was made cheaper: each unit of the side
+-- on the map by each ground-level Location of its area(s), kept when `validate_set_up_retained`
+-- passes it; each unit on the map kept when `validate_hip` passes it
+local function listed_one_by_one(side)
+  local M = require("rules.commencement")
+  local out = {}
+  for _, u in ipairs(kessel.units.all{ side = side }) do
+    if u.location == "map" then
+      local why, area = M.retained_barrier(u)
+      if not why then
+        for _, h in ipairs(M.setup_hexes(u, area)) do
+          local a = { kind = "set_up_retained", side = side, unit = u.id, hex = h }
+          if M.validate_set_up_retained(a) == nil then out[#out + 1] = a.unit .. ">" .. a.hex end
+        end
+      end
+    end
+  end
+  for _, u in ipairs(T.C.on_map(side)) do
+    if M.validate_hip({ kind = "set_up_hip", side = side, unit = u.id }) == nil then out[#out + 1] = u.id .. " hip" end
+  end
+  return out
+end
+
+local function listed(side)
+  local out, hip = {}, {}
+  for _, a in ipairs(kessel.legal(side)) do
+    if a.kind == "set_up_retained" then out[#out + 1] = a.unit .. ">" .. a.hex end
+    if a.kind == "set_up_hip" then hip[#hip + 1] = a.unit .. " hip" end
+    expect.truthy(a.kind ~= "repossess", "no repossess outside 9.607")
+  end
+  for _, x in ipairs(hip) do out[#out + 1] = x end
+  return out
+end
+
+-- [9.62022] [9.6152] Note 1 and 3 [9.619] note b [A5.1]: the set-up listing (`set_up_retained`,
+-- `set_up_hip`) is the same, choice for choice and in the same order, as each unit tried at each
+-- Location of its area(s) by the validation alone — Dawn's reinforcements free to go to any
+-- non-Isolated British area, its Guns to hexes numbered 20 or more, a German Location at the limit,
+-- another upstairs, HIP bought — in each set-up turn; and the listing checks the step (9.620's
+-- `S.only_in`) a few times, not once a choice: it did so for every unit and Location, the most of
+-- a random player's time at set-up (a Night II game took over 300 s).
+kessel.test("case_9.62022_the_set_up_listing_is_the_same_and_checks_the_step_once", function()
+  local areas = { hexes = { C3 = "british", C4 = "british", E20 = "british", C19 = "british", C21 = "british", H22 = "british",
+      K5 = "german", K6 = "german", K7 = "german" },
+    areas = { british = { { id = "A", hexes = { "C3", "C4", "E20" } }, { id = "B", hexes = { "C19", "C21" } },
+      { id = "C", hexes = { "H22" }, isolated = true } },
+      german = { { id = "A", hexes = { "K5", "K6", "K7" } } } } }
+  local units = { T.squad("own", "british", "6-4-8", "C4", in_area("A")), T.squad("iso", "british", "6-4-8", "H22", { vars = { isolated = true, reph = { status = "isolated", area = "C" } } }) }
+  for i = 1, 3 do units[#units + 1] = T.squad("g" .. i, "german", "4-6-7", "K5", in_area("A")) end
+  units[#units + 1] = T.hs("gh", "german", "4-6-7", "K6", in_area("A"))
+  units[#units + 1] = T.leader("gl", "german", "8-1", "K6", { vars = { level = 1, reph = { status = "retained", area = "A" } } })
+  T.setup{ map = { rows = 24, terrain = { K6 = "stone_building" } }, step = "reinforcements",
+    vars = { date = "dawn", setup_areas = areas, fortifications_british = { { item = "hip_squad", count = 1, date = "dawn", cost = 1 } } },
+    units = units }
+  local S = require("rules.sequence")
+  for _ = 1, 30 do
+    if S.current().id == "commencement" then break end
+    T.resolve()
+  end
+  expect.eq(S.current().id, "commencement")
+  local M = require("rules.commencement")
+  local seen, total = 0, 0
+  while M.turn() do
+    local t = M.turn()
+    local want = listed_one_by_one(t.side)
+    local steps, real = 0, S.only_in
+    S.only_in = function(...) steps = steps + 1; return real(...) end
+    local ok, got = pcall(listed, t.side)
+    S.only_in = real
+    if not ok then error(got) end
+    expect.eq(table.concat(got, " "), table.concat(want, " "), "the " .. t.side .. "'s choices")
+    total = total + #got
+    -- HIP is still checked a unit (validate_hip); a Location of a unit's area is not
+    local bound = #T.C.on_map(t.side) + 8
+    expect.truthy(steps <= bound, string.format("the step checked %d times for %d choices (at most %d)", steps, #got, bound))
+    seen = seen + 1
+    expect.accepted(kessel.act{ kind = "finish_setup", side = t.side })
+  end
+  expect.eq(seen, 3, "the British Isolated turn and both sides' non-Isolated turns")
+  expect.truthy(total >= 30, "listings with choices to compare: " .. total)
+end)
