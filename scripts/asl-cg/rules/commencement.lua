@@ -793,7 +793,7 @@ kessel.action{
   end,
 }
 
--- [A5.1] [9.62022] A side sets up in "eligible Locations", and no set-up exceeds the stacking
+-- [A5.1] [9.62022] A side sets up in eligible Locations of its areas, and no set-up exceeds the stacking
 -- limit: the single set-up moves and the ruleset's own placements keep within it, but a Location
 -- may come to 9.620 over it (the scenario ended so, or the ruleset placed a unit where no Location
 -- had room). A side's set-up turn does not end while a unit of such a Location, of the kind the
@@ -803,7 +803,7 @@ kessel.action{
 -- relieve so stays over the limit, noted when the side's last turn ends (our reading: the text
 -- gives no other remedy, and a set-up that can never end would hold the RePh for good). Before,
 -- `finish_setup` ended the turn whatever stood over the limit.
--- The side's Locations over the limit, in map order: { hex, level, squads, smc, text }
+-- The side's Locations over the limit, by hex and level: { hex, level, squads, smc, text }
 function M.overstacked(side)
   return remember("overstacked/" .. side, function()
     local limit = kessel.game.constant("stacking_limit")
