@@ -35,6 +35,12 @@ function AI.choose(legal)
   -- a set-up turn with nothing it wants to set up is ended [9.62021] [9.62022]
   local finish = legal("finish_setup")
   if finish[1] then return finish[1] end
+  -- a turn that may not end while a Location stands over the stacking limit [A5.1]: a unit of it
+  -- is set up where there is room
+  local setup = require("rules.commencement")
+  for _, a in ipairs(legal("set_up_retained")) do
+    if setup.relieves(a) then return a end
+  end
   local e = legal("end_step")
   if e[1] then return e[1] end
   -- a scenario that ended (no rules of its own to play it): the Refit Phase begins

@@ -308,6 +308,27 @@ function A.controller_since_9605(hex)
   return was, was ~= nil
 end
 
+-- each side's ground-level areas by hex, the first in the side's order holding it, built once a
+-- read of the stored areas (a set-up listing asks for every hex of every unit's area; each ask
+-- walked every hex of the side's areas)
+local index, index_of = nil, nil
+local function ground_index(st)
+  if index_of ~= st then
+    index, index_of = {}, st
+    setmetatable(index, { __index = function(t, side)
+      local by = {}
+      local areas = st.areas[side] or {}
+      for i = #areas, 1, -1 do
+        local area = areas[i]
+        if not area.level then for _, h in ipairs(area.hexes) do by[h] = area end end
+      end
+      t[side] = by
+      return by
+    end })
+  end
+  return index
+end
+
 -- the area a Location lies in for a side, or nil. An upper-level Location that forms its own
 -- area belongs to that area only.
 function A.area_at(side, hex, level)
@@ -321,12 +342,7 @@ function A.area_at(side, hex, level)
       end
     end
   end
-  for _, area in ipairs(st.areas[side] or {}) do
-    if not area.level then
-      for _, h in ipairs(area.hexes) do if h == hex then return area end end
-    end
-  end
-  return nil
+  return ground_index(st)[side or ""][hex]
 end
 
 function A.class_at(hex) local st = A.stored(); return st and st.hexes[hex] end

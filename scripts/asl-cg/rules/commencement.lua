@@ -331,6 +331,14 @@ local function validate_finish(a)
         t.side, item, t.isolated and "Isolated" or "non-Isolated"))
     end
   end
+  local fix = {}
+  for _, o in ipairs(M.overstacked(t.side)) do
+    if M.relief(o, t.side, t.isolated) then fix[#fix + 1] = o.text end
+  end
+  if #fix > 0 then
+    return C.refuse(t.isolated and "9.62021" or "9.62022", string.format("the %s has a Location over the stacking limit (A5.1: no set-up exceeds it): %s; "
+      .. "set_up_retained a unit of it to a Location with room first", t.side, table.concat(fix, "; ")))
+  end
   return nil
 end
 
@@ -340,6 +348,12 @@ kessel.action{
   validate = function(a) return validate_finish(a) end,
   apply = function(a)
     local t = M.turn()
+    -- what no unit of the side can relieve stays over the limit, said once, at the side's last turn
+    if not t.isolated then
+      for _, o in ipairs(M.overstacked(t.side)) do
+        C.note("9.62022", o.text .. " stays over the stacking limit: no unit of it may be set up in a Location with room (A5.1)")
+      end
+    end
     kessel.emit.var("setup_turn", t.index)
     C.note(t.isolated and "9.62021" or "9.62022", "the " .. t.side .. " has set up its " .. (t.isolated and "Isolated" or "non-Isolated") .. " Locations")
   end,
@@ -529,10 +543,19 @@ end
 -- [A5.1] would the unit set up in (hex, level) overstack it? Its side's Personnel there (not the
 -- unit itself, a vehicle's crew or a prisoner) with the unit, against the `stacking_limit` data: a
 -- refusal naming the count, else nil. A Location overstacked already refuses only what adds to it.
-function M.stacking_problem(u, hex, level)
+-- `counted`, the side's { hs, smc } there when a listing has counted them (the unit not among them)
+-- what a unit adds to a Location's stack [A5.1]: "smc", a number of HS-equivalents, or "none"
+function M.stack_size(u)
+  if not C.is_personnel(u) or C.crewing(u) then return "none" end
+  if C.is_smc(u) then return "smc" end
+  return tostring(C.hs_equiv(u))
+end
+
+function M.stacking_problem(u, hex, level, counted)
   if not C.is_personnel(u) or C.crewing(u) then return nil end
   local limit = kessel.game.constant("stacking_limit")
-  local hs, smc = C.stack_count(u.side, hex, level, u.id)
+  local hs, smc
+  if counted then hs, smc = counted[1], counted[2] else hs, smc = C.stack_count(u.side, hex, level, u.id) end
   if C.is_smc(u) then
     smc = smc + 1
     if smc > limit.smc then
@@ -674,29 +697,37 @@ function M.validate_set_up_retained(a)
   local area
   why, area = M.retained_barrier(u)
   if why then return why end
-  why = M.level_problem(u, a.hex, a.level)
-  if why then return why end
-  local level = a.level or 0
-  if not M.area_holds(u.side, area, a.hex, level) and not M.free_area(u, a.hex, level) then
-    if u.vars.reph.any_area then
-      return C.refuse(u.vars.reph.any_area, string.format("%s is in no non-Isolated %s Setup Area, where %s may set up (%s)",
-        location_text(a.hex, level), u.side, u.id, u.vars.reph.any_area == "9.6102" and "9.6102" or "9.6152 Note 1"))
-    end
-    return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
-      string.format("%s is not in Setup Area %s, which %s is Retained in", location_text(a.hex, level), tostring(area.id), u.id))
-  end
-  why = M.water_problem(a.hex)
-  if why then return why end
-  local min = u.vars.reph.hex_min
-  if min and C.hex_number(a.hex) < min then
-    return C.refuse("9.6152", string.format("Note 3: %s, a Gun, sets up in a hex numbered %d or more, not in %s", u.id, min, a.hex))
-  end
-  if a.hex == u.hex and level == C.level(u) then return C.refuse("9.62022", u.id .. " is in " .. location_text(a.hex, level) .. " already") end
-  why = M.rg_leader_problem(u, a.hex, level)
+  why = M.retained_to_problem(u, area, a.hex, a.level)
   if why then return why end
   why = M.turn_problem(u.side, M.location_class(u, area), u.id)
   if why then return why end
-  return M.stacking_problem(u, a.hex, level)
+  return M.stacking_problem(u, a.hex, a.level or 0)
+end
+
+-- what bars unit `u`, Retained in `area` and free of `M.retained_barrier`, from the Location
+-- (hex, level) of the set-up, short of the turn and the stacking limit (nil: nothing): the part of
+-- `M.validate_set_up_retained` that depends on the Location, so that a listing checks the rest
+-- once a unit
+function M.retained_to_problem(u, area, hex, lvl)
+  local why = M.level_problem(u, hex, lvl)
+  if why then return why end
+  local level = lvl or 0
+  if not M.area_holds(u.side, area, hex, level) and not M.free_area(u, hex, level) then
+    if u.vars.reph.any_area then
+      return C.refuse(u.vars.reph.any_area, string.format("%s is in no non-Isolated %s Setup Area, where %s may set up (%s)",
+        location_text(hex, level), u.side, u.id, u.vars.reph.any_area == "9.6102" and "9.6102" or "9.6152 Note 1"))
+    end
+    return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
+      string.format("%s is not in Setup Area %s, which %s is Retained in", location_text(hex, level), tostring(area.id), u.id))
+  end
+  why = M.water_problem(hex)
+  if why then return why end
+  local min = u.vars.reph.hex_min
+  if min and C.hex_number(hex) < min then
+    return C.refuse("9.6152", string.format("Note 3: %s, a Gun, sets up in a hex numbered %d or more, not in %s", u.id, min, hex))
+  end
+  if hex == u.hex and level == C.level(u) then return C.refuse("9.62022", u.id .. " is in " .. location_text(hex, level) .. " already") end
+  return M.rg_leader_problem(u, hex, level)
 end
 
 kessel.action{
@@ -726,18 +757,34 @@ kessel.action{
       string.format("%s sets up in %s (from %s), in Setup Area %s", u.id, location_text(a.hex, level), from, tostring(u.vars.reph.area)))
   end,
   -- every ground-level Location of its Setup Area each Retained unit of the side in its set-up
-  -- turn may go to, so a player (the editor's choices, a unit's marked hexes) can set it up there
+  -- turn may go to, so a player (the editor's choices, a unit's marked hexes) can set it up there:
+  -- what `M.validate_set_up_retained` passes, its checks of the step, the turn and the unit made
+  -- once a unit and the side's stack in a Location counted once (each choice re-made them all:
+  -- a listing of a thousand choices took most of a random player's time)
   enumerate = function(side)
     local t = M.turn()
     if not t or (side and side ~= t.side) then return {} end
-    local out = {}
+    if S.only_in("commencement", "9.62022") then return {} end
+    local out, counts, st = {}, {}, A.stored()
     for _, u in ipairs(kessel.units.all{ side = t.side }) do
       if u.location == "map" then
-        local why, area = M.retained_barrier(u)
-        if not why then
+        local why, area = M.retained_barrier(u, st)
+        if not why and not M.turn_problem(u.side, M.location_class(u, area), u.id) then
+          local size = M.stack_size(u)
           for _, h in ipairs(M.setup_hexes(u, area)) do
-            local a = { kind = "set_up_retained", side = t.side, unit = u.id, hex = h }
-            if M.validate_set_up_retained(a) == nil then out[#out + 1] = a end
+            if not M.retained_to_problem(u, area, h, 0) then
+              -- the unit is not in the ground-level Location of h (refused above as "already")
+              -- units of one size fare alike in a Location (the refusal names no unit)
+              local key = h .. "/" .. size
+              local fits = counts[key]
+              if fits == nil then
+                local c = counts[h]
+                if not c then c = { C.stack_count(t.side, h, 0) }; counts[h] = c end
+                fits = M.stacking_problem(u, h, 0, c) == nil
+                counts[key] = fits
+              end
+              if fits then out[#out + 1] = { kind = "set_up_retained", side = t.side, unit = u.id, hex = h } end
+            end
           end
         end
       end
@@ -745,6 +792,75 @@ kessel.action{
     return out
   end,
 }
+
+-- [A5.1] [9.62022] A side sets up in eligible Locations of its areas, and no set-up exceeds the stacking
+-- limit: the single set-up moves and the ruleset's own placements keep within it, but a Location
+-- may come to 9.620 over it (the scenario ended so, or the ruleset placed a unit where no Location
+-- had room). A side's set-up turn does not end while a unit of such a Location, of the kind the
+-- limit is exceeded in (a SMC for the SMC limit, else a squad-sized unit), may be set up in that
+-- turn in a ground-level Location with room (`set_up_retained`, which takes none over the limit,
+-- so each such move lowers the excess and the turn always comes to an end). One that no unit can
+-- relieve so stays over the limit, noted when the side's last turn ends (our reading: the text
+-- gives no other remedy, and a set-up that can never end would hold the RePh for good). Before,
+-- `finish_setup` ended the turn whatever stood over the limit.
+-- The side's Locations over the limit, by hex and level: { hex, level, squads, smc, text }
+function M.overstacked(side)
+  return remember("overstacked/" .. side, function()
+    local limit = kessel.game.constant("stacking_limit")
+    local seen, out = {}, {}
+    for _, u in ipairs(C.on_map(side)) do
+      local key = u.hex and (u.hex .. "/" .. C.level(u))
+      if key and not seen[key] then
+        seen[key] = true
+        local hs, smc = C.stack_count(side, u.hex, C.level(u))
+        local squads, smcs = hs > 2 * limit.squads, smc > limit.smc
+        if squads or smcs then
+          local what = {}
+          if squads then what[#what + 1] = string.format("%s squad-equivalents (the limit %d)", hs % 2 == 0 and tostring(hs // 2) or string.format("%.1f", hs / 2), limit.squads) end
+          if smcs then what[#what + 1] = string.format("%d SMC (the limit %d)", smc, limit.smc) end
+          out[#out + 1] = { hex = u.hex, level = C.level(u), squads = squads, smc = smcs,
+            text = location_text(u.hex, C.level(u)) .. " holds " .. table.concat(what, " and ") }
+        end
+      end
+    end
+    table.sort(out, function(x, y) if x.hex ~= y.hex then return x.hex < y.hex end return x.level < y.level end)
+    return out
+  end)
+end
+
+-- does the unit count toward what Location `o` (of M.overstacked) exceeds?
+local function adds_to(u, o)
+  if not C.is_personnel(u) or C.crewing(u) or u.vars.prisoner_of then return false end
+  if C.is_smc(u) then return o.smc end
+  return o.squads
+end
+
+-- the first `set_up_retained` of the side's turn that takes a unit out of overstacked Location `o`
+-- to a ground-level Location with room, or nil
+function M.relief(o, side, isolated)
+  for _, u in ipairs(kessel.units.at(o.hex)) do
+    if u.side == side and C.level(u) == o.level and adds_to(u, o) then
+      local why, area = M.retained_barrier(u)
+      if not why and M.location_class(u, area) == isolated then
+        for _, h in ipairs(M.setup_hexes(u, area)) do
+          local a = { kind = "set_up_retained", side = side, unit = u.id, hex = h }
+          if M.validate_set_up_retained(a) == nil then return a end
+        end
+      end
+    end
+  end
+  return nil
+end
+
+-- does a `set_up_retained` take a unit out of a Location over the limit (M.overstacked)?
+function M.relieves(a)
+  local u = kessel.units.get(a.unit)
+  if not u or not u.hex then return false end
+  for _, o in ipairs(M.overstacked(u.side)) do
+    if o.hex == u.hex and o.level == C.level(u) and adds_to(u, o) then return true end
+  end
+  return false
+end
 
 -- [9.619] notes b, c, h: HIP is bought per counter, the cost by its size (a 5/8" counter, a
 -- squad, a HS, a SMC), and used in 9.620 by a unit of that size set up hidden: the item a unit
@@ -899,6 +1015,9 @@ kessel.action{
     local t = M.turn()
     if not t or (side and side ~= t.side) then return {} end
     local out = {}
+    -- a side with no HIP left has none to use (validate_hip refuses each unit so, one read of its
+    -- purchases a unit)
+    if next(M.hip_left(t.side)) == nil then return out end
     for _, u in ipairs(C.on_map(t.side)) do
       local a = { kind = "set_up_hip", side = t.side, unit = u.id }
       if M.validate_hip(a) == nil then out[#out + 1] = a end

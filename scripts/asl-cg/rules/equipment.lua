@@ -151,7 +151,9 @@ kessel.action{
   end,
   enumerate = function(side)
     local out = {}
-    if not C.pb() then return out end
+    -- out of 9.607 every pair is refused (repossess_problem): none is tried, as each listing of
+    -- another step tried every weapon with every unit
+    if not C.pb() or S.only_in("equipment", "9.6071") then return out end
     for _, w in ipairs(C.on_map()) do
       if (w.type == "sw" or w.type == "gun") and not w.vars.possessed_by and not w.vars.mounted_on and not w.vars.repossess_by then
         for _, s in ipairs(side and { side } or C.sides()) do
