@@ -61,7 +61,7 @@ local function refusal(a)
   local reasons, seen = {}, {}
   for _, id in ipairs(a.units) do
     local u = type(id) == "string" and kessel.units.get(id)
-    if not u then reasons[#reasons + 1] = { rule = "S5", message = "no such unit: " .. tostring(id) }
+    if not u then reasons[#reasons + 1] = { rule = "S5", message = "no such unit: " .. C.shown(id) }
     elseif seen[id] then reasons[#reasons + 1] = { rule = "S5", message = id .. " is named twice" }
     elseif u.side ~= C.phasing() or u.location ~= "map" then
       reasons[#reasons + 1] = { rule = "S5", message = id .. " is not a phasing unit on the map" }
@@ -169,7 +169,7 @@ kessel.action{
     if type(p) ~= "table" or p.kind ~= "retreat" then return { rule = "S8", message = "no retreat is waiting" } end
     if a.side ~= p.side then return { rule = "S8", message = "the retreat is " .. p.side .. "'s to choose" } end
     for _, h in ipairs(p.hexes) do if h == a.to then return nil end end
-    return { rule = "S8", message = tostring(a.to) .. " is not a hex the stack may retreat to (" .. table.concat(p.hexes, ", ") .. ")" }
+    return { rule = "S8", message = C.shown(a.to) .. " is not a hex the stack may retreat to (" .. table.concat(p.hexes, ", ") .. ")" }
   end,
   apply = function(a)
     local p = C.pending()

@@ -5,6 +5,13 @@ C.STACK_LIMIT = 2   -- [S3]
 C.SUPPLY_RANGE = 7  -- [S9] hexes to the own map edge
 C.EDGE = { crown = "west", league = "east" }  -- [S9] each side's own map edge
 
+-- a value an action gave, in a refusal: a table by its kind (`tostring` gives its address, which
+-- changes from run to run)
+function C.shown(v)
+  if type(v) == "table" then return "a table" end
+  return tostring(v)
+end
+
 function C.other(side) return side == "crown" and "league" or "crown" end
 
 function C.phasing() return kessel.game.step().side end

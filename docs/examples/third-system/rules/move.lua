@@ -31,12 +31,18 @@ end
 
 local function refusal(a)
   local u = type(a.unit) == "string" and kessel.units.get(a.unit)
-  if not u then return { rule = "S2", message = "no such unit: " .. tostring(a.unit) } end
+  if not u then return { rule = "S2", message = "no such unit: " .. C.shown(a.unit) } end
   local why = may_move(u)
   if why then return why end
   if type(a.path) ~= "table" or #a.path == 0 then return { rule = "S2", message = "a move needs a path" } end
+  -- the unit goes by the cheapest way to the last hex, but every hex named must be one of the map
+  -- (a path of junk before a good last hex was taken as that hex alone)
+  for _, h in ipairs(a.path) do
+    if type(h) ~= "string" or not kessel.hex.valid(h) then
+      return { rule = "S2", message = C.shown(h) .. " is not a hex of this map" }
+    end
+  end
   local dest = a.path[#a.path]
-  if type(dest) ~= "string" or not kessel.hex.valid(dest) then return { rule = "S2", message = tostring(dest) .. " is not a hex of this map" } end
   local f = field_for(u)
   if f:cost(dest) == nil then
     local no = f:why_not(dest)

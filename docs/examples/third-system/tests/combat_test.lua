@@ -24,6 +24,9 @@ kessel.test("case_S5_attacks_only_in_the_combat_phase_and_next_to_the_target", f
   expect.refused(ok, reasons, "S5", "not adjacent")
   ok, reasons = kessel.act{ kind = "attack", units = { "c" }, target = "0201" }
   expect.refused(ok, reasons, "S5", "no enemy unit")
+  -- a unit named by a table (a broken script) is said as such, not by the table's address
+  ok, reasons = kessel.act{ kind = "attack", units = { { "c" } }, target = "0303" }
+  expect.refused(ok, reasons, "S5", "no such unit: a table")
 end)
 
 -- Rule S5: odds round in the defender's favour, and past the table's ends read its end columns
@@ -153,6 +156,8 @@ kessel.test("case_S8_DR_the_defender_picks_a_hex_out_of_enemy_zones", function()
   expect.refused(ok, reasons, "S8", "decision is waiting")
   ok, reasons = kessel.act{ kind = "retreat", to = "0304" }
   expect.refused(ok, reasons, "S8", "not a hex the stack may retreat to")
+  ok, reasons = kessel.act{ kind = "retreat", to = { "0403" } }
+  expect.refused(ok, reasons, "S8", "a table is not a hex the stack may retreat to")
   ok, reasons = kessel.act{ kind = "retreat", to = "0403", side = "crown" }
   expect.refused(ok, reasons, "S8", "league's to choose")
   expect.accepted(kessel.act{ kind = "retreat", to = "0403" })

@@ -35,6 +35,21 @@ kessel.test("case_S1_game_ends_after_the_last_turn", function()
   expect.refused(ok, reasons, "S1", "over")
 end)
 
+-- Rule S2: every hex a move names is one of the map (the unit goes the cheapest way to the last),
+-- and a refusal says a table is one, never its address
+kessel.test("case_S2_a_path_naming_a_hex_off_the_map_or_a_table_is_refused", function()
+  H.valley{ units = { H.inf("c", "crown", "0603"), H.inf("l", "league", "0806") } }
+  local ok, reasons = kessel.act{ kind = "move", unit = "c", path = { "9999", "0604" } }
+  expect.refused(ok, reasons, "S2", "9999 is not a hex of this map")
+  ok, reasons = kessel.act{ kind = "move", unit = "c", path = { {}, "0604" } }
+  expect.refused(ok, reasons, "S2", "a table is not a hex of this map")
+  ok, reasons = kessel.act{ kind = "move", unit = { "c" }, path = { "0604" } }
+  expect.refused(ok, reasons, "S2", "no such unit: a table")
+  expect.eq(kessel.units.get("c").hex, "0603", "nothing moved")
+  expect.accepted(kessel.act{ kind = "move", unit = "c", path = { "0603", "0604" } })
+  expect.eq(kessel.units.get("c").hex, "0604")
+end)
+
 -- Rule S2
 kessel.test("case_S2_forest_costs_foot_two_and_tracks_three", function()
   H.valley{ units = { H.inf("c", "crown", "0202"), H.arm("a", "crown", "0201") } }
