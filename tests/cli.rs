@@ -62,6 +62,34 @@ fn check_names_file_and_line_of_bad_scenario_data() {
     );
 }
 
+/// A victory level's or an objective's name is a name like any other (it goes into the result,
+/// the report and every message): an empty one or one with a line break is refused at its line,
+/// as `kessel.setup` refuses it.
+#[test]
+fn check_refuses_a_victory_name_that_cannot_be_shown() {
+    let dir = toy_copy("bad-victory-names");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    let text = text.replace("name = \"Blue win\"", "name = \"\"").replace(
+        "place = \"Toytown\"",
+        "place = \"Toytown\"\nname = \"Toy\\ntown\"",
+    );
+    std::fs::write(&scenario, text).expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("victory level `name` is empty"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("objective `name` Toy\\u{a}town holds a line break"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn check_reports_an_unknown_unit_type_with_its_line() {
     let dir = toy_copy("bad-type");
@@ -168,6 +196,46 @@ fn a_test_filter_that_matches_nothing_says_so_and_fails() {
     assert!(r.stdout.contains("rules_test.lua ("), "{}", r.stdout);
     assert!(r.stdout.contains(" of "), "{}", r.stdout);
     assert!(!r.stdout.contains("secrets_test.lua"), "{}", r.stdout);
+}
+
+/// `kessel test` with no path in a checkout: a folder of tests with nothing to start them from
+/// (no init.lua, no scenario beside) was passed over without a word, and a link to an example
+/// ran its suite twice.
+#[test]
+fn kessel_test_with_no_path_says_a_folder_it_cannot_run_and_runs_a_linked_one_once() {
+    let dir = scratch("test-no-path");
+    std::fs::create_dir_all(dir.join("scripts")).expect("scripts");
+    let examples = dir.join("docs/examples");
+    kessel_test_support::copy_dir(
+        &crate::util::root().join("core/tests/fixtures/toy"),
+        &examples.join("a"),
+    );
+    write(
+        &examples,
+        "noinit/tests/t_test.lua",
+        "kessel.test(\"never_run\", function() kessel.expect.eq(1, 2) end)\n",
+    );
+    let alone = kessel(&["test", "--quiet", "core/tests/fixtures/toy"]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    let toy_count = alone.stdout.lines().last().unwrap_or("").to_string();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("a", examples.join("b")).expect("link");
+    let r = crate::util::kessel_at(&dir, &dir.join("home"), &["test", "--quiet"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        said.contains(
+            "docs/examples/noinit/tests/t_test.lua: no ruleset (init.lua) above this file"
+        ),
+        "{said}"
+    );
+    // the toy's tests once (a's), and the folder that cannot run as one failure
+    let passed = toy_count.replace(", 0 failed", ", 1 failed");
+    assert!(
+        r.stdout.trim_end().ends_with(&passed),
+        "{} vs {passed}",
+        r.stdout
+    );
 }
 
 #[test]

@@ -17,14 +17,24 @@ fn names_with_line_breaks_cannot_forge_lines_of_the_summaries() {
     let dir = toy_copy("forged-names");
     let scenario = dir.join("scenario.toml");
     let text = std::fs::read_to_string(&scenario).expect("toy scenario");
-    let edited = text
-        .replacen(
-            "name = \"Toy battle\"",
-            "name = \"Toy\\nforged: scenario\"",
-            1,
-        )
-        .replacen("name = \"Blue win\"", "name = \"Blue\\nforged: level\"", 1);
+    let edited = text.replacen(
+        "name = \"Toy battle\"",
+        "name = \"Toy\\nforged: scenario\"",
+        1,
+    );
     assert_ne!(edited, text);
+    // a level's name is one too (the `result` hook names the level reached): refused as well
+    let level = edited.replacen("name = \"Blue win\"", "name = \"Blue\\nforged: level\"", 1);
+    std::fs::write(&scenario, &level).expect("write scenario");
+    let r = kessel(&["info", scenario.to_str().expect("utf8")]);
+    assert!(
+        r.code != 0
+            && forged(&r.stderr).is_empty()
+            && r.stderr
+                .contains("victory level `name` Blue\\u{a}forged: level holds a line break"),
+        "{}",
+        r.stderr
+    );
     // a variable's name is a name the rules key the game by: one holding a line break is
     // refused at its line (it was printed escaped, and kept)
     std::fs::write(

@@ -14,7 +14,8 @@ use std::process::ExitCode;
 pub struct Args {
     /// Test files, folders or `.kessel` packages (default: the tests/ folder of every ruleset
     /// under scripts/, of every scenario folder under scenarios/ and of every example under
-    /// docs/examples/; outside a checkout, the bundled ones).
+    /// docs/examples/; outside a checkout, the bundled ones). A tests/ folder with nothing to
+    /// start its tests from is reported as a failure, not skipped.
     paths: Vec<PathBuf>,
     /// Run only tests whose name contains this text (none matching is a failure, so a misspelt
     /// filter does not pass).
@@ -149,26 +150,25 @@ fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
         crate::bundle::bundle_dir()?
     };
     let mut out = Vec::new();
-    for (root, is_suite) in [
-        (
-            "scripts",
-            (|d: &Path| d.join("init.lua").is_file()) as fn(&Path) -> bool,
-        ),
-        ("scenarios", |d: &Path| {
-            scenario_beside(&d.join("tests")).is_some()
-        }),
-        // the example systems the docs teach from (a checkout has them; the bundle does not)
-        ("docs/examples", |d: &Path| {
-            d.join("init.lua").is_file() || scenario_beside(&d.join("tests")).is_some()
-        }),
-    ] {
+    let mut seen = std::collections::BTreeSet::new();
+    // (scripts/: rulesets; scenarios/: scenario folders; docs/examples/: the example systems the
+    // docs teach from, which a checkout has and the bundle does not)
+    for root in ["scripts", "scenarios", "docs/examples"] {
         if let Ok(entries) = std::fs::read_dir(base.join(root)) {
             let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             dirs.sort();
             for d in dirs {
-                if d.join("tests").is_dir() && is_suite(&d) {
-                    out.push(d);
+                if !d.join("tests").is_dir() {
+                    continue;
                 }
+                // a link to a folder already listed would run its suite twice
+                let real = d.canonicalize().unwrap_or_else(|_| d.clone());
+                if !seen.insert(real) {
+                    continue;
+                }
+                // a folder of tests with nothing to start them from (no init.lua, no scenario
+                // beside) is run too, so that this is said, as when it is named, not passed over
+                out.push(d);
             }
         }
     }

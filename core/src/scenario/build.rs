@@ -514,6 +514,9 @@ impl Scenario {
             }
             let mut hexes = Vec::new();
             let mut name = ob.name.clone();
+            if let Some(n) = &ob.name {
+                d.name(o.span(), format_args!("objective `name`"), n);
+            }
             // an objective whose place or hexes are wrong is reported as such, once
             let mut misnamed = false;
             if let Some(p) = &ob.place {
@@ -596,6 +599,7 @@ impl Scenario {
         let mut level_lines: BTreeMap<&str, usize> = BTreeMap::new();
         for entry in &file.levels {
             let l = entry.get_ref();
+            d.name(entry.span(), format_args!("victory level `name`"), &l.name);
             if let Some(first) = d.seen_before(&mut level_lines, l.name.as_str(), &entry.span()) {
                 d.at(
                     entry.span(),

@@ -49,10 +49,84 @@ const UNIT_FIELDS: &[&str] = &[
     "vars",
     "hidden_from",
 ];
-/// A set-up's own victory objectives, checked as a scenario file's are: a place of the set-up's
-/// map or a list of its hexes (not both, no hex twice), a side in play. A victory test on an
-/// inline map had none: the rules read the loaded scenario's, labelled for another map.
+/// The items of a set-up's list field `what` (`objectives`, `levels`), each a table: a keyed
+/// entry or a hole is refused, not dropped (`{ Mill = {…} }` read as no objective at all, and
+/// replaced the scenario's), and the list is charged by its length before any item is read.
+fn records(lua: &Lua, list: &Table, what: &str, item: &str) -> mlua::Result<Vec<Table>> {
+    let n = list.raw_len();
+    crate::script::charge(lua, super::LIST_ITEM_CHARGE.saturating_mul(n as u64 + 1))?;
+    let mut out = Vec::with_capacity(n.min(1 << 16));
+    list.for_each::<mlua::Value, mlua::Value>(|k, v| {
+        let at = match k {
+            mlua::Value::Integer(i) if i >= 1 && (i as u64) <= n as u64 => i as usize,
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: `{what}` is a list ({{ {{…}}, {{…}} }}), but it has the key {}",
+                    super::describe_value(&other)
+                )))
+            }
+        };
+        match v {
+            mlua::Value::Table(t) => {
+                out.push((at, t));
+                Ok(())
+            }
+            other => Err(mlua::Error::runtime(format!(
+                "kessel.setup: {item} {at} is {}, not a table",
+                super::describe_value(&other)
+            ))),
+        }
+    })?;
+    if out.len() != n {
+        // a hole: the border `raw_len` answers lies past it
+        return Err(mlua::Error::runtime(format!(
+            "kessel.setup: `{what}` has a hole (a nil among its {n} items): give every item"
+        )));
+    }
+    out.sort_by_key(|(at, _)| *at);
+    Ok(out.into_iter().map(|(_, t)| t).collect())
+}
+
+/// Field `key` of `t` as text: nil, or a string (a number is not turned into one), else refused
+/// naming the field.
+fn text_field(t: &Table, key: &str, what: &str) -> mlua::Result<Option<String>> {
+    match t.get::<mlua::Value>(key)? {
+        mlua::Value::Nil => Ok(None),
+        mlua::Value::String(s) => Ok(Some(s.to_string_lossy())),
+        other => Err(mlua::Error::runtime(format!(
+            "{what}: `{key}` is {}, not a string",
+            super::show_value(&other)
+        ))),
+    }
+}
+
+/// Field `key` of `t` as victory points: nil, or a whole number within ±[`MAX_VP`] as a
+/// scenario file's (a string is not turned into one), else refused naming the field.
+fn points_field(t: &Table, key: &str, what: &str) -> mlua::Result<Option<i64>> {
+    use crate::scenario::MAX_VP;
+    let v = t.get::<mlua::Value>(key)?;
+    let n = match &v {
+        mlua::Value::Nil => return Ok(None),
+        mlua::Value::Integer(i) => Some(*i),
+        mlua::Value::Number(x) if x.fract() == 0.0 && x.abs() <= MAX_VP as f64 => Some(*x as i64),
+        _ => None,
+    };
+    match n {
+        Some(n) if n.unsigned_abs() <= MAX_VP as u64 => Ok(Some(n)),
+        _ => Err(mlua::Error::runtime(format!(
+            "{what}: `{key}` is {}, not a whole number within ±{MAX_VP}",
+            super::show_value(&v)
+        ))),
+    }
+}
+
+/// A set-up's own victory objectives, checked as a scenario file's are: a name under the rule of
+/// names, a place of the set-up's map or a list of its hexes (not both, no hex twice), a vp
+/// within ±MAX_VP, a side in play, not the same hexes and side as another objective. A victory
+/// test on an inline map had none: the rules read the loaded scenario's, labelled for another
+/// map.
 fn objectives_of(
+    lua: &Lua,
     spec: &Table,
     map: &Map,
     sides: &[String],
@@ -61,20 +135,34 @@ fn objectives_of(
         return Ok(None);
     };
     let mut out: Vec<crate::scenario::Objective> = Vec::new();
-    for (i, t) in list.sequence_values::<Table>().enumerate() {
-        let t = t?;
+    let mut names = std::collections::BTreeSet::new();
+    let mut same = std::collections::BTreeMap::new();
+    for (i, t) in records(lua, &list, "objectives", "objective")?
+        .into_iter()
+        .enumerate()
+    {
         let what = format!("kessel.setup: objective {}", i + 1);
         super::strict_keys(&t, &what, OBJECTIVE_FIELDS)?;
         let bad = |why: String| mlua::Error::runtime(format!("{what}: {why}"));
-        let place: Option<String> = t.get("place")?;
-        let listed: Option<super::List<String>> = t.get("hexes")?;
-        let given_name: Option<String> = t.get("name")?;
+        let place = text_field(&t, "place", &what)?;
+        let listed: Option<super::List<String>> = match t.get::<mlua::Value>("hexes")? {
+            mlua::Value::Nil => None,
+            mlua::Value::Table(h) => Some(lua.unpack(mlua::Value::Table(h))?),
+            other => {
+                return Err(bad(format!(
+                    "`hexes` is {}, not a list of hexes",
+                    super::show_value(&other)
+                )))
+            }
+        };
+        let given_name = text_field(&t, "name", &what)?;
         let (name, hexes) = match (place, listed) {
             (Some(p), None) => {
                 let Some(found) = map.places.iter().find(|pl| pl.name == p) else {
                     let names: Vec<String> = map.places.iter().map(|pl| pl.name.clone()).collect();
                     return Err(bad(format!(
-                        "no place `{p}` on the map{}",
+                        "no place `{}` on the map{}",
+                        crate::error::printable_name(&p),
                         crate::names::did_you_mean(&p, &names)
                     )));
                 };
@@ -85,12 +173,14 @@ fn objectives_of(
                     given_name.ok_or_else(|| bad("`name` is required with `hexes`".into()))?;
                 let mut hexes = Vec::new();
                 for l in labels.0 {
-                    let h = map
-                        .parse(&l)
-                        .filter(|h| map.contains(*h))
-                        .ok_or_else(|| bad(format!("`{l}` is not a hex of the map")))?;
+                    let h = map.parse(&l).filter(|h| map.contains(*h)).ok_or_else(|| {
+                        bad(format!(
+                            "`{}` is not a hex of the map",
+                            crate::error::printable_name(&l)
+                        ))
+                    })?;
                     if hexes.contains(&h) {
-                        return Err(bad(format!("hex {l} is listed twice")));
+                        return Err(bad(format!("hex {} is listed twice", map.label(h))));
                     }
                     hexes.push(h);
                 }
@@ -98,24 +188,38 @@ fn objectives_of(
             }
             _ => return Err(bad("give `place` or `hexes`, one of them".into())),
         };
+        if let Some(problem) = crate::names::name_problem(&name) {
+            return Err(bad(format!("the name {problem}")));
+        }
         if hexes.is_empty() {
             return Err(bad("an objective has hexes".into()));
         }
-        let vp: i64 = t
-            .get::<Option<i64>>("vp")?
-            .ok_or_else(|| bad("`vp` is required".into()))?;
-        let side: Option<String> = t.get("side")?;
+        let vp = points_field(&t, "vp", &what)?.ok_or_else(|| bad("`vp` is required".into()))?;
+        let side = text_field(&t, "side", &what)?;
         if let Some(side) = &side {
             if !sides.contains(side) {
                 return Err(bad(format!(
-                    "`{side}` is not a side of this ruleset ({}){}",
+                    "`{}` is not a side of this ruleset ({}){}",
+                    crate::error::printable_name(side),
                     sides.join(", "),
                     crate::names::did_you_mean(side, sides)
                 )));
             }
         }
-        if out.iter().any(|o| o.name == name) {
-            return Err(bad(format!("the name `{name}` is given twice")));
+        if !names.insert(name.clone()) {
+            return Err(bad(format!(
+                "the name `{}` is given twice",
+                crate::error::printable_name(&name)
+            )));
+        }
+        // as a scenario file's: the same hexes and side twice counts one objective twice
+        let mut key = hexes.clone();
+        key.sort();
+        if let Some(first) = same.insert((key, side.clone()), i + 1) {
+            return Err(bad(format!(
+                "the same objective as objective {first} (the same hexes and side): remove one, \
+                 or give it all the VP"
+            )));
         }
         out.push(crate::scenario::Objective {
             name,
@@ -127,27 +231,34 @@ fn objectives_of(
     Ok(Some(out))
 }
 
-/// A set-up's own victory levels (`{ name =, max = }`, first match wins), names given once.
-fn levels_of(spec: &Table) -> mlua::Result<Option<Vec<crate::scenario::Level>>> {
+/// A set-up's own victory levels (`{ name =, max = }`, first match wins), names given once and
+/// under the rule of names, a `max` within ±MAX_VP.
+fn levels_of(lua: &Lua, spec: &Table) -> mlua::Result<Option<Vec<crate::scenario::Level>>> {
     let Some(list) = spec.get::<Option<Table>>("levels")? else {
         return Ok(None);
     };
     let mut out: Vec<crate::scenario::Level> = Vec::new();
-    for (i, t) in list.sequence_values::<Table>().enumerate() {
-        let t = t?;
+    let mut names = std::collections::BTreeSet::new();
+    for (i, t) in records(lua, &list, "levels", "level")?
+        .into_iter()
+        .enumerate()
+    {
         let what = format!("kessel.setup: level {}", i + 1);
         super::strict_keys(&t, &what, LEVEL_FIELDS)?;
-        let name: String = t
-            .get::<Option<String>>("name")?
+        let name = text_field(&t, "name", &what)?
             .ok_or_else(|| mlua::Error::runtime(format!("{what}: `name` is required")))?;
-        if out.iter().any(|l| l.name == name) {
+        if let Some(problem) = crate::names::name_problem(&name) {
+            return Err(mlua::Error::runtime(format!("{what}: the name {problem}")));
+        }
+        if !names.insert(name.clone()) {
             return Err(mlua::Error::runtime(format!(
-                "{what}: the level `{name}` is given twice"
+                "{what}: the level `{}` is given twice",
+                crate::error::printable_name(&name)
             )));
         }
         out.push(crate::scenario::Level {
             name,
-            max: t.get("max")?,
+            max: points_field(&t, "max", &what)?,
         });
     }
     Ok(Some(out))
@@ -688,8 +799,16 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 .insert(k, super::bounded_from_value(lua, v, &what, 1 << 20)?);
         }
     }
-    let objectives = objectives_of(&spec, &map, &state.sides)?;
-    let levels = levels_of(&spec)?;
+    // a set-up on a map of its own keeps the objectives in force only while that map holds
+    // every hex of them (a stand-in of the game's map, as a test draws one); else it has those
+    // it gives, none unless it gives some: objectives off the map were read as valid ones
+    let own_map = spec.contains_key("map")?;
+    let objectives = objectives_of(lua, &spec, &map, &state.sides)?.or_else(|| {
+        let w = world.borrow();
+        let off_map = |o: &crate::scenario::Objective| o.hexes.iter().any(|h| !map.contains(*h));
+        (own_map && w.objectives().iter().any(off_map)).then(Vec::new)
+    });
+    let levels = levels_of(lua, &spec)?;
     let mut options = Vec::new();
     if let Some(opts) = spec.get::<Option<Table>>("options")? {
         for pair in opts.pairs::<String, mlua::Value>() {
@@ -732,7 +851,7 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
         victory: w.setup_victory.clone(),
     });
     w.options = values;
-    // omitted, a set-up keeps the objectives and levels in force, as it keeps the map
+    // omitted, a set-up keeps the objectives (as above) and levels in force
     if let Some(o) = objectives {
         w.setup_victory.objectives = Some(Arc::new(o));
     }
