@@ -194,13 +194,52 @@ pub fn note_text<'a>(rule: &str, text: &'a str) -> &'a str {
         .map_or(text, str::trim_start)
 }
 
-/// What the log reads events with: the map (hex labels) and the named sequences' titles.
-type Look<'a> = (&'a Map, &'a BTreeMap<String, String>);
+/// What the log reads events with: the map (hex labels), the named sequences' titles and the
+/// ruleset (the steps' names).
+type Look<'a> = (
+    &'a Map,
+    &'a BTreeMap<String, String>,
+    &'a kessel_core::ruleset::Ruleset,
+);
+
+/// Where an entry's action left the game, when it moved the clock: "Turn 1 · German Combat
+/// Phase" (a game record read "95. end phase" and nothing of the phase it led to: that was
+/// folded among the events as "clock: turn 1, step 5"). `mode` is the sequence being walked,
+/// followed through the log.
+pub fn clock_heading(
+    ruleset: &kessel_core::ruleset::Ruleset,
+    mode: &mut Option<String>,
+    events: &[Event],
+) -> Option<String> {
+    let mut heading = None;
+    for e in events {
+        match e {
+            Event::Mode { mode: m } => *mode = m.clone(),
+            Event::Clock {
+                turn,
+                phase,
+                finished,
+            } => {
+                let step = ruleset
+                    .step_in(mode.as_deref(), *phase)
+                    .map_or_else(|| format!("step {phase}"), |s| s.name.clone());
+                heading = Some(if *finished {
+                    format!("Turn {turn} · {step} · game over")
+                } else {
+                    format!("Turn {turn} · {step}")
+                });
+            }
+            _ => {}
+        }
+    }
+    heading
+}
 
 impl LogPanel {
     /// Draws the log, newest entry at the bottom (the view follows it).
     fn show(&mut self, ui: &mut Ui, look: Look<'_>, log: &[LogEntry], computer: &BTreeSet<usize>) {
-        let (map, titles) = look;
+        let (map, titles, ruleset) = look;
+        let mut mode: Option<String> = None;
         ui.horizontal(|ui| {
             ui.label(
                 RichText::new(format!(
@@ -268,6 +307,7 @@ impl LogPanel {
                         .iter()
                         .filter(|e| !matches!(e, Event::Note { .. } | Event::Record { .. }))
                         .collect();
+                    let heading = clock_heading(ruleset, &mut mode, &entry.events);
                     if !others.is_empty() {
                         egui::CollapsingHeader::new(crate::words::count(others.len(), "event"))
                             .id_salt(("log", i))
@@ -284,6 +324,12 @@ impl LogPanel {
                                 }
                             });
                     }
+                    if let Some(h) = heading {
+                        ui.label(
+                            RichText::new(format!("— {h} —"))
+                                .color(Color32::from_rgb(250, 200, 60)),
+                        );
+                    }
                 }
             });
     }
@@ -296,7 +342,13 @@ impl super::Panel for LogPanel {
             let titles: BTreeMap<String, String> = (s.engine.ruleset().modes.iter())
                 .map(|(name, n)| (name.clone(), n.title_of(name)))
                 .collect();
-            self.show(ui, (&s.map, &titles), &s.log, &s.seats.computer_moves);
+            let ruleset = s.engine.ruleset();
+            self.show(
+                ui,
+                (&s.map, &titles, &ruleset),
+                &s.log,
+                &s.seats.computer_moves,
+            );
         }
     }
 }
@@ -315,6 +367,58 @@ mod tests {
         );
         assert_eq!(t("9.6", "[9.601] melee"), "[9.601] melee");
         assert_eq!(t("T1", "moves"), "moves");
+    }
+
+    #[test]
+    fn an_entry_that_moves_the_clock_is_headed_by_the_step_it_leads_to() {
+        use kessel_core::event::Event;
+        use kessel_core::ruleset::{NamedSequence, Ruleset, Step};
+        let step = |id: &str, name: &str| Step {
+            id: id.into(),
+            name: name.into(),
+            side: None,
+            rule: None,
+        };
+        let mut rs = Ruleset {
+            sequence: vec![step("a", "Red Movement"), step("b", "Red Combat")],
+            ..Ruleset::default()
+        };
+        rs.modes.insert(
+            "refit".into(),
+            NamedSequence {
+                steps: vec![step("r", "Rally")],
+                ..NamedSequence::default()
+            },
+        );
+        let clock = |turn, phase, finished| Event::Clock {
+            turn,
+            phase,
+            finished,
+        };
+        let mut mode = None;
+        let heading =
+            |mode: &mut Option<String>, events: &[Event]| super::clock_heading(&rs, mode, events);
+        assert_eq!(heading(&mut mode, &[]), None, "no clock, no heading");
+        assert_eq!(
+            heading(&mut mode, &[clock(1, 0, false), clock(2, 1, false)]).as_deref(),
+            Some("Turn 2 · Red Combat"),
+            "where the action left the game"
+        );
+        let into_refit = [
+            Event::Mode {
+                mode: Some("refit".into()),
+            },
+            clock(2, 0, false),
+        ];
+        assert_eq!(
+            heading(&mut mode, &into_refit).as_deref(),
+            Some("Turn 2 · Rally")
+        );
+        assert_eq!(
+            heading(&mut mode, &[clock(3, 0, true)]).as_deref(),
+            Some("Turn 3 · Rally · game over"),
+            "the sequence followed through the log"
+        );
     }
 
     #[test]

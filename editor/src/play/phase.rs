@@ -155,6 +155,18 @@ impl PlaySession {
         Some(format!("{} [{rule}]", words.join(", ")))
     }
 
+    /// Why the rules would refuse the end of the current phase now, each reason with its case;
+    /// empty when they would take it or cannot say (their error is the panel's to show).
+    pub fn end_phase_blockers(&self) -> Vec<kessel_core::action::Reason> {
+        match self
+            .engine
+            .validate(&kessel_core::action::Action::new("end_phase"))
+        {
+            Ok(Err(refused)) => refused.reasons,
+            _ => Vec::new(),
+        }
+    }
+
     /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable
     /// named `pending` (the convention PGG follows).
     pub fn pending_prompt(&self) -> Option<String> {
