@@ -2,7 +2,7 @@
 //! wrote, each citing its rule case, its records (`kessel.emit.record`: a combat's strengths,
 //! modifiers, odds, roll and result) as labelled fields, and the other events behind a fold.
 
-use crate::play::queries::describe_action;
+use crate::play::queries::describe_action_named;
 use egui::{Color32, RichText, Ui};
 use kessel_core::event::{Event, LogEntry};
 use kessel_core::map::Map;
@@ -200,7 +200,20 @@ type Look<'a> = (
     &'a Map,
     &'a BTreeMap<String, String>,
     &'a kessel_core::ruleset::Ruleset,
+    &'a BTreeMap<String, String>,
 );
+
+/// A unit's name for the log, when it has one of its own (not its id, as a face-down counter
+/// has): "29 Pz Rgt (12 Pz)", the formation added when the name does not hold it.
+pub fn unit_log_name(u: &kessel_core::state::Unit) -> Option<String> {
+    if u.name.is_empty() || u.name == u.id {
+        return None;
+    }
+    Some(match &u.formation {
+        Some(f) if !f.is_empty() && !u.name.contains(f.as_str()) => format!("{} ({f})", u.name),
+        _ => u.name.clone(),
+    })
+}
 
 /// Where an entry's action left the game, when it moved the clock: "Turn 1 · German Combat
 /// Phase" (a game record read "95. end phase" and nothing of the phase it led to: that was
@@ -238,7 +251,8 @@ pub fn clock_heading(
 impl LogPanel {
     /// Draws the log, newest entry at the bottom (the view follows it).
     fn show(&mut self, ui: &mut Ui, look: Look<'_>, log: &[LogEntry], computer: &BTreeSet<usize>) {
-        let (map, titles, ruleset) = look;
+        let (map, titles, ruleset, names) = look;
+        let name = |id: &str| names.get(id).cloned();
         let mut mode: Option<String> = None;
         ui.horizontal(|ui| {
             ui.label(
@@ -267,7 +281,7 @@ impl LogPanel {
                         RichText::new(format!(
                             "{}. {who}{}",
                             i + 1,
-                            describe_action(&entry.action)
+                            describe_action_named(&entry.action, &name)
                         ))
                         .strong(),
                     );
@@ -343,9 +357,13 @@ impl super::Panel for LogPanel {
                 .map(|(name, n)| (name.clone(), n.title_of(name)))
                 .collect();
             let ruleset = s.engine.ruleset();
+            // the units as the side at the screen sees them: a face-down counter keeps its id
+            let names: BTreeMap<String, String> = (s.units.all().iter())
+                .filter_map(|u| Some((u.id.clone(), unit_log_name(u)?)))
+                .collect();
             self.show(
                 ui,
-                (&s.map, &titles, &ruleset),
+                (&s.map, &titles, &ruleset, &names),
                 &s.log,
                 &s.seats.computer_moves,
             );
@@ -418,6 +436,38 @@ mod tests {
             heading(&mut mode, &[clock(3, 0, true)]).as_deref(),
             Some("Turn 3 · Rally · game over"),
             "the sequence followed through the log"
+        );
+    }
+
+    #[test]
+    fn the_log_names_a_unit_by_its_name_and_formation_but_never_by_a_hidden_id() {
+        use kessel_core::state::Unit;
+        let unit = |id: &str, name: &str, formation: Option<&str>| {
+            let mut u = Unit::new(id, "german", "panzer");
+            u.name = name.into();
+            u.formation = formation.map(str::to_string);
+            u
+        };
+        let name = super::unit_log_name;
+        assert_eq!(
+            name(&unit("g-12pz-pz", "29 Pz Rgt", Some("12 Pz"))).as_deref(),
+            Some("29 Pz Rgt (12 Pz)")
+        );
+        assert_eq!(
+            name(&unit("g-gd", "GD (mot)", Some("GD"))).as_deref(),
+            Some("GD (mot)"),
+            "the formation is not said twice"
+        );
+        assert_eq!(name(&unit("s-13a-r4", "s-13a-r4", Some("13 Army"))), None);
+        let a = kessel_core::action::Action::new("move")
+            .with("path", json!(["0311", "0312"]))
+            .with("units", json!(["g-12pz-pz", "s-x"]));
+        let named = crate::play::queries::describe_action_named(&a, &|id| {
+            (id == "g-12pz-pz").then(|| "29 Pz Rgt (12 Pz)".to_string())
+        });
+        assert_eq!(
+            named,
+            "move · path 0311-0312 · units 29 Pz Rgt (12 Pz), s-x"
         );
     }
 

@@ -511,18 +511,33 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
 /// One line per action for buttons and the log: the kind, then its parameters
 /// (`retreat · units 3pz · path 0912-0913`).
 pub fn describe_action(a: &Action) -> String {
+    describe_action_named(a, &|_| None)
+}
+
+/// [`describe_action`] with the ids of `unit`/`units` read as `name` gives them (a unit's own
+/// name and formation, "29 Pz Rgt (12 Pz)"): the log read "units g-12pz-pz, g-12pz-s1" where a
+/// game record names the counters. An id `name` has nothing for stays as it is.
+pub fn describe_action_named(a: &Action, name: &dyn Fn(&str) -> Option<String>) -> String {
     let mut parts = vec![a.kind.replace('_', " ")];
     for (k, v) in &a.params {
+        let is_unit = k == "unit" || k == "units";
+        let word = |s: &str| {
+            if is_unit {
+                name(s).unwrap_or_else(|| s.to_string())
+            } else {
+                s.to_string()
+            }
+        };
         let text = match v {
             Value::Array(items) => items
                 .iter()
                 .map(|i| match i {
-                    Value::String(s) => s.clone(),
+                    Value::String(s) => word(s),
                     other => other.to_string(),
                 })
                 .collect::<Vec<_>>()
                 .join(if k == "path" { "-" } else { ", " }),
-            Value::String(s) => s.clone(),
+            Value::String(s) => word(s),
             Value::Bool(true) => String::new(),
             other => other.to_string(),
         };

@@ -124,6 +124,11 @@ fn the_header_names_the_side_deciding_inside_another_sides_step() {
         text.contains("(soviet)") && text.contains("german to decide"),
         "{text}"
     );
+    // and what he decides: the header said "german to decide" and nothing of markers
+    assert!(
+        text.contains("german to decide: ") && text.contains("place marker [13]"),
+        "{text}"
+    );
     assert!(
         h.query_by_label_contains("german to decide").is_some(),
         "the header shows it: {text}"

@@ -1003,11 +1003,6 @@ kessel.on("step_start", function()
       kessel.emit.note("6.6", string.format("disruption removed (%s): %s",
         every and "every marker, option disruption_removal = every_phase" or "the owner's Disruption Removal Phase",
         table.concat(names, ", ")))
-    else
-      -- the segment still says it was held [4]: a player saw the phase come and go with nothing
-      -- in the log
-      local whose = every and "" or (C.phasing() .. " ")
-      kessel.emit.note("6.6", string.format("no %sunit is disrupted: no marker to remove", whose))
     end
   end
 end)

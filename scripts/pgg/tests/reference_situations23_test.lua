@@ -221,23 +221,3 @@ kessel.test("case_9_5_column_in_play_supply_and_terrain_in_order_disruption_and_
   expect.eq(f.result, "D1")
   expect.truthy(lines(f):find("(5, terrain ×3 15, halved 7)", 1, true), lines(f))
 end)
-
--- [4] [6.6] A Disruption Removal Phase with no marker to lift still says it was held: the log had
--- nothing between the end of the Combat Phase and the Interdiction Phase. With a marker, the
--- note names it instead.
-kessel.test("case_6_6_a_disruption_removal_with_nothing_to_remove_says_so", function()
-  B.setup({ B.leader("l", "1007", 3), B.rifle("s", "0909", "2-2-6"), B.pz("g", "0305", "4-4-10", { flags = { "disrupted" } }) },
-    { step = "soviet_combat", turn = 3 })
-  local ev = expect.accepted(kessel.act{ kind = "end_phase" })
-  expect.eq(kessel.game.step().id, "soviet_disruption_removal")
-  expect.truthy(B.note(ev, "no soviet unit is disrupted: no marker to remove"), B.all_notes(ev))
-  expect.truthy(kessel.units.get("g").flags.disrupted, "the German's marker waits for his own phase")
-  expect.accepted(kessel.act{ kind = "end_phase" })
-  expect.accepted(kessel.act{ kind = "end_phase" })
-  expect.accepted(kessel.act{ kind = "end_phase" })
-  expect.accepted(kessel.act{ kind = "end_phase" })
-  ev = expect.accepted(kessel.act{ kind = "end_phase" })
-  expect.eq(kessel.game.step().id, "german_disruption_removal")
-  expect.truthy(B.note(ev, "disruption removed"), B.all_notes(ev))
-  expect.falsy(B.note(ev, "no german unit is disrupted"), B.all_notes(ev))
-end)
