@@ -364,8 +364,17 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
             );
         }
         Some(Ok(r)) => {
+            // in a step where no unit moves (a combat phase) or while the rules wait for a
+            // decision (a retreat's path, an advance: no move is taken then) every stack
+            // clicked was told in red that units move only in a Movement Phase: noise beside
+            // the choices, whose hexes are marked on the map
+            let nothing_moves = s.rules_said_whose_turn()
+                && s.actions.is_ok()
+                && (!s.moving || s.pending_prompt().is_some());
             for text in refusal_lines(s, &r.refused) {
-                ui.label(RichText::new(text).color(REFUSAL));
+                if !nothing_moves {
+                    ui.label(RichText::new(text).color(REFUSAL));
+                }
             }
             let n = r.costs.len();
             let source = if r.by_rules {

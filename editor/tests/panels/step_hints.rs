@@ -486,6 +486,7 @@ fn a_decision_in_a_combat_phase_is_taken_with_the_move_clicks() {
     h.run_ok();
     let s = h.state().session.as_ref().expect("the game");
     assert_eq!(s.interaction, Interaction::Move, "{}", s.phase_text());
+    let step = s.engine.state().phase;
     assert!(
         h.query_by_label_contains("Click your stacks to add attackers")
             .is_none(),
@@ -493,9 +494,47 @@ fn a_decision_in_a_combat_phase_is_taken_with_the_move_clicks() {
     );
     // the log, a game record, says where each end of phase led
     h.get_by_label("— Turn 1 · Soviet Combat Phase —");
+    // a stack clicked now is shown without a red "can't move" (no unit moves in the step)
+    let hex = {
+        let s = h.state().session.as_ref().expect("the game");
+        let st = s.engine.state();
+        (st.units.iter())
+            .filter_map(|u| u.hex())
+            .next()
+            .expect("a unit on the map")
+    };
+    h.state_mut()
+        .session
+        .as_mut()
+        .expect("the game")
+        .select(hex);
+    let start = Instant::now();
+    loop {
+        h.step();
+        let s = h.state().session.as_ref().expect("the game");
+        if s.reach.is_some() && !s.rules_busy() {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no reach");
+    }
+    h.run_ok();
+    assert!(
+        matches!(&h.state().session.as_ref().expect("the game").reach, Some(Ok(r)) if !r.refused.is_empty()),
+        "the rules refuse the stack a move"
+    );
+    assert!(
+        h.query_by_label_contains("can't move").is_none()
+            && h.query_by_label_contains("Can't move").is_none(),
+        "no red refusal of a move in a step where nothing moves: {:?} {:?}",
+        h.query_by_label_contains("an't move")
+            .and_then(|n| n.accesskit_node().value()),
+        h.state()
+            .session
+            .as_ref()
+            .map(|s| (s.moving, s.phase_text()))
+    );
     // the decision taken (and any that follow it), the Attack clicks come back if an attack
     // is offered again in the phase
-    let step = s.engine.state().phase;
     play_by_the_ai_until(&mut h, |s| s.pending_prompt().is_none());
     let s = h.state().session.as_ref().expect("the game");
     let attacks = (s.actions.iter().flatten()).any(|a| a.kind == "attack");
