@@ -164,9 +164,26 @@ pub fn record_lines(fields: &kessel_core::state::Value) -> Vec<String> {
             Value::Object(o) => match (o.get("message"), o.get("rule")) {
                 (Some(Value::String(m)), Some(Value::String(r))) => format!("{m} [{r}]"),
                 (Some(Value::String(m)), _) => m.clone(),
-                _ => v.to_string(),
+                _ => compact(o),
             },
             other => other.to_string(),
+        }
+    }
+    // any other table in words, not JSON (the score's objectives read
+    // `{"hexes":[{"hex":"0412","side":"soviet"}],"name":"Vitebsk","vp":10}`): led by its `name`,
+    // then each field; a table of plain values is its values ("0412 soviet")
+    fn compact(o: &serde_json::Map<String, Value>) -> String {
+        let plain = o.values().all(|v| !v.is_array() && !v.is_object());
+        let rest = o.iter().filter(|(k, _)| !(k.as_str() == "name" && !plain));
+        let parts: Vec<String> = if plain {
+            rest.map(|(_, v)| item(v)).collect()
+        } else {
+            rest.map(|(k, v)| format!("{} {}", k.replace('_', " "), item(v)))
+                .collect()
+        };
+        match (o.get("name"), plain) {
+            (Some(Value::String(n)), false) => format!("{n}: {}", parts.join("; ")),
+            _ => parts.join(if plain { " " } else { "; " }),
         }
     }
     match fields {
@@ -487,6 +504,15 @@ mod tests {
                 "defence modifiers: none",
                 "odds: 3-1",
             ]
+        );
+        // tables of tables in words, not JSON
+        let lines = record_lines(&json!({
+            "objectives": [{"name": "Vitebsk", "vp": 10,
+                "hexes": [{"hex": "0412", "side": "soviet"}, {"hex": "0513"}]}],
+        }));
+        assert_eq!(
+            lines,
+            ["objectives: Vitebsk: hexes 0412 soviet, 0513; vp 10"]
         );
     }
 }

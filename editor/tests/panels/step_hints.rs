@@ -425,6 +425,16 @@ fn the_greyed_end_phase_says_why_the_phase_cant_end() {
         "a reason with its case"
     );
     h.get_by_label_contains("… and ");
+    picture_if_asked(&mut h, "end-phase-why");
+}
+
+/// With `KESSEL_SHOTS=DIR`, the harness's picture to `DIR/NAME.png` (to look at, not compared).
+fn picture_if_asked(h: &mut Harness<'_, EditorApp>, name: &str) {
+    if let Some(dir) = std::env::var_os("KESSEL_SHOTS") {
+        let img = h.render().expect("renders");
+        img.save(std::path::Path::new(&dir).join(format!("{name}.png")))
+            .expect("writes the picture");
+    }
 }
 
 /// Plays by the computer's choices (each sent as a person's click would send it, and the rules
@@ -562,4 +572,5 @@ fn the_score_now_is_shown_under_what_the_rules_say_about_the_game() {
     h.run_ok();
     h.get_by_label("german vp: 0");
     h.get_by_label_contains("level: ");
+    picture_if_asked(&mut h, "game-queries");
 }
