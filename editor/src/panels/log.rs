@@ -174,7 +174,7 @@ pub fn record_lines(fields: &kessel_core::state::Value) -> Vec<String> {
     // then each field; a table of plain values is its values ("0412 soviet")
     fn compact(o: &serde_json::Map<String, Value>) -> String {
         let plain = o.values().all(|v| !v.is_array() && !v.is_object());
-        let rest = o.iter().filter(|(k, _)| !(k.as_str() == "name" && !plain));
+        let rest = o.iter().filter(|(k, _)| k.as_str() != "name" || plain);
         let parts: Vec<String> = if plain {
             rest.map(|(_, v)| item(v)).collect()
         } else {
