@@ -392,7 +392,7 @@ kessel.queries.declare{
         movers = {}
       end
     end
-    local reachable = {}
+    local reachable, refusal = {}, nil
     local field = #movers > 0 and M.field(movers) or nil
     -- a stack in an enemy zone of control may not leave it voluntarily [6.22]: it has nowhere to
     -- move, and the query says why (an overrun from the hex is still open to it [6.5])
@@ -415,7 +415,16 @@ kessel.queries.declare{
       local snaps = {}
       for _, id in ipairs(movers) do snaps[#snaps + 1] = unit_of(id) end
       for _, h in ipairs(sorted_keys(costs)) do
-        if M.end_reason(snaps, h) == nil and (not standing or M.plan{ kind = "move", units = movers, path = { h } }) then
+        local allowed = M.end_reason(snaps, h) == nil
+        if allowed and standing then
+          local plan, why = M.plan{ kind = "move", units = movers, path = { h } }
+          allowed = plan ~= nil
+          -- a standing stack with nowhere to go: why not, rather than an empty answer [5.2]
+          -- (a neighbour's refusal says what is wrong with the stack, a farther hex's only that
+          -- it shifts one hex)
+          if not plan and not refusal and kessel.hex.adjacent(stack_hex, h) then refusal = why end
+        end
+        if allowed then
           local entry = { hex = h, cost = costs[h] }
           -- a stack of several movement types: what each type's units pay, each within its
           -- own allowance [6.1] (the stack's cost above is the most of them)
@@ -429,7 +438,7 @@ kessel.queries.declare{
         end
       end
     end
-    return { movers = movers, refused = refused, reachable = reachable }
+    return { movers = movers, refused = refused, reachable = reachable, reason = #reachable == 0 and refusal or nil }
   end,
 }
 

@@ -2,7 +2,7 @@
 //! wrote, each citing its rule case, its records (`kessel.emit.record`: a combat's strengths,
 //! modifiers, odds, roll and result) as labelled fields, and the other events behind a fold.
 
-use crate::play::queries::describe_action;
+use crate::play::queries::describe_action_named;
 use egui::{Color32, RichText, Ui};
 use kessel_core::event::{Event, LogEntry};
 use kessel_core::map::Map;
@@ -164,9 +164,26 @@ pub fn record_lines(fields: &kessel_core::state::Value) -> Vec<String> {
             Value::Object(o) => match (o.get("message"), o.get("rule")) {
                 (Some(Value::String(m)), Some(Value::String(r))) => format!("{m} [{r}]"),
                 (Some(Value::String(m)), _) => m.clone(),
-                _ => v.to_string(),
+                _ => compact(o),
             },
             other => other.to_string(),
+        }
+    }
+    // any other table in words, not JSON (the score's objectives read
+    // `{"hexes":[{"hex":"0412","side":"soviet"}],"name":"Vitebsk","vp":10}`): led by its `name`,
+    // then each field; a table of plain values is its values ("0412 soviet")
+    fn compact(o: &serde_json::Map<String, Value>) -> String {
+        let plain = o.values().all(|v| !v.is_array() && !v.is_object());
+        let rest = o.iter().filter(|(k, _)| k.as_str() != "name" || plain);
+        let parts: Vec<String> = if plain {
+            rest.map(|(_, v)| item(v)).collect()
+        } else {
+            rest.map(|(k, v)| format!("{} {}", k.replace('_', " "), item(v)))
+                .collect()
+        };
+        match (o.get("name"), plain) {
+            (Some(Value::String(n)), false) => format!("{n}: {}", parts.join("; ")),
+            _ => parts.join(if plain { " " } else { "; " }),
         }
     }
     match fields {
@@ -194,13 +211,66 @@ pub fn note_text<'a>(rule: &str, text: &'a str) -> &'a str {
         .map_or(text, str::trim_start)
 }
 
-/// What the log reads events with: the map (hex labels) and the named sequences' titles.
-type Look<'a> = (&'a Map, &'a BTreeMap<String, String>);
+/// What the log reads events with: the map (hex labels), the named sequences' titles and the
+/// ruleset (the steps' names).
+type Look<'a> = (
+    &'a Map,
+    &'a BTreeMap<String, String>,
+    &'a kessel_core::ruleset::Ruleset,
+    &'a BTreeMap<String, String>,
+);
+
+/// A unit's name for the log, when it has one of its own (not its id, as a face-down counter
+/// has): "29 Pz Rgt (12 Pz)", the formation added when the name does not hold it.
+pub fn unit_log_name(u: &kessel_core::state::Unit) -> Option<String> {
+    if u.name.is_empty() || u.name == u.id {
+        return None;
+    }
+    Some(match &u.formation {
+        Some(f) if !f.is_empty() && !u.name.contains(f.as_str()) => format!("{} ({f})", u.name),
+        _ => u.name.clone(),
+    })
+}
+
+/// Where an entry's action left the game, when it moved the clock: "Turn 1 · German Combat
+/// Phase" (a game record read "95. end phase" and nothing of the phase it led to: that was
+/// folded among the events as "clock: turn 1, step 5"). `mode` is the sequence being walked,
+/// followed through the log.
+pub fn clock_heading(
+    ruleset: &kessel_core::ruleset::Ruleset,
+    mode: &mut Option<String>,
+    events: &[Event],
+) -> Option<String> {
+    let mut heading = None;
+    for e in events {
+        match e {
+            Event::Mode { mode: m } => *mode = m.clone(),
+            Event::Clock {
+                turn,
+                phase,
+                finished,
+            } => {
+                let step = ruleset
+                    .step_in(mode.as_deref(), *phase)
+                    .map_or_else(|| format!("step {phase}"), |s| s.name.clone());
+                heading = Some(if *finished {
+                    format!("Turn {turn} · {step} · game over")
+                } else {
+                    format!("Turn {turn} · {step}")
+                });
+            }
+            _ => {}
+        }
+    }
+    heading
+}
 
 impl LogPanel {
     /// Draws the log, newest entry at the bottom (the view follows it).
     fn show(&mut self, ui: &mut Ui, look: Look<'_>, log: &[LogEntry], computer: &BTreeSet<usize>) {
-        let (map, titles) = look;
+        let (map, titles, ruleset, names) = look;
+        let name = |id: &str| names.get(id).cloned();
+        let mut mode: Option<String> = None;
         ui.horizontal(|ui| {
             ui.label(
                 RichText::new(format!(
@@ -228,7 +298,7 @@ impl LogPanel {
                         RichText::new(format!(
                             "{}. {who}{}",
                             i + 1,
-                            describe_action(&entry.action)
+                            describe_action_named(&entry.action, &name)
                         ))
                         .strong(),
                     );
@@ -268,6 +338,7 @@ impl LogPanel {
                         .iter()
                         .filter(|e| !matches!(e, Event::Note { .. } | Event::Record { .. }))
                         .collect();
+                    let heading = clock_heading(ruleset, &mut mode, &entry.events);
                     if !others.is_empty() {
                         egui::CollapsingHeader::new(crate::words::count(others.len(), "event"))
                             .id_salt(("log", i))
@@ -284,6 +355,12 @@ impl LogPanel {
                                 }
                             });
                     }
+                    if let Some(h) = heading {
+                        ui.label(
+                            RichText::new(format!("— {h} —"))
+                                .color(Color32::from_rgb(250, 200, 60)),
+                        );
+                    }
                 }
             });
     }
@@ -296,7 +373,17 @@ impl super::Panel for LogPanel {
             let titles: BTreeMap<String, String> = (s.engine.ruleset().modes.iter())
                 .map(|(name, n)| (name.clone(), n.title_of(name)))
                 .collect();
-            self.show(ui, (&s.map, &titles), &s.log, &s.seats.computer_moves);
+            let ruleset = s.engine.ruleset();
+            // the units as the side at the screen sees them: a face-down counter keeps its id
+            let names: BTreeMap<String, String> = (s.units.all().iter())
+                .filter_map(|u| Some((u.id.clone(), unit_log_name(u)?)))
+                .collect();
+            self.show(
+                ui,
+                (&s.map, &titles, &ruleset, &names),
+                &s.log,
+                &s.seats.computer_moves,
+            );
         }
     }
 }
@@ -318,6 +405,90 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_that_moves_the_clock_is_headed_by_the_step_it_leads_to() {
+        use kessel_core::event::Event;
+        use kessel_core::ruleset::{NamedSequence, Ruleset, Step};
+        let step = |id: &str, name: &str| Step {
+            id: id.into(),
+            name: name.into(),
+            side: None,
+            rule: None,
+        };
+        let mut rs = Ruleset {
+            sequence: vec![step("a", "Red Movement"), step("b", "Red Combat")],
+            ..Ruleset::default()
+        };
+        rs.modes.insert(
+            "refit".into(),
+            NamedSequence {
+                steps: vec![step("r", "Rally")],
+                ..NamedSequence::default()
+            },
+        );
+        let clock = |turn, phase, finished| Event::Clock {
+            turn,
+            phase,
+            finished,
+        };
+        let mut mode = None;
+        let heading =
+            |mode: &mut Option<String>, events: &[Event]| super::clock_heading(&rs, mode, events);
+        assert_eq!(heading(&mut mode, &[]), None, "no clock, no heading");
+        assert_eq!(
+            heading(&mut mode, &[clock(1, 0, false), clock(2, 1, false)]).as_deref(),
+            Some("Turn 2 · Red Combat"),
+            "where the action left the game"
+        );
+        let into_refit = [
+            Event::Mode {
+                mode: Some("refit".into()),
+            },
+            clock(2, 0, false),
+        ];
+        assert_eq!(
+            heading(&mut mode, &into_refit).as_deref(),
+            Some("Turn 2 · Rally")
+        );
+        assert_eq!(
+            heading(&mut mode, &[clock(3, 0, true)]).as_deref(),
+            Some("Turn 3 · Rally · game over"),
+            "the sequence followed through the log"
+        );
+    }
+
+    #[test]
+    fn the_log_names_a_unit_by_its_name_and_formation_but_never_by_a_hidden_id() {
+        use kessel_core::state::Unit;
+        let unit = |id: &str, name: &str, formation: Option<&str>| {
+            let mut u = Unit::new(id, "german", "panzer");
+            u.name = name.into();
+            u.formation = formation.map(str::to_string);
+            u
+        };
+        let name = super::unit_log_name;
+        assert_eq!(
+            name(&unit("g-12pz-pz", "29 Pz Rgt", Some("12 Pz"))).as_deref(),
+            Some("29 Pz Rgt (12 Pz)")
+        );
+        assert_eq!(
+            name(&unit("g-gd", "GD (mot)", Some("GD"))).as_deref(),
+            Some("GD (mot)"),
+            "the formation is not said twice"
+        );
+        assert_eq!(name(&unit("s-13a-r4", "s-13a-r4", Some("13 Army"))), None);
+        let a = kessel_core::action::Action::new("move")
+            .with("path", json!(["0311", "0312"]))
+            .with("units", json!(["g-12pz-pz", "s-x"]));
+        let named = crate::play::queries::describe_action_named(&a, &|id| {
+            (id == "g-12pz-pz").then(|| "29 Pz Rgt (12 Pz)".to_string())
+        });
+        assert_eq!(
+            named,
+            "move · path 0311-0312 · units 29 Pz Rgt (12 Pz), s-x"
+        );
+    }
+
+    #[test]
     fn a_record_reads_as_labelled_lines() {
         let lines = record_lines(&json!({
             "attack": 6, "odds": "3-1", "attackers": ["a", "b"],
@@ -333,6 +504,15 @@ mod tests {
                 "defence modifiers: none",
                 "odds: 3-1",
             ]
+        );
+        // tables of tables in words, not JSON
+        let lines = record_lines(&json!({
+            "objectives": [{"name": "Vitebsk", "vp": 10,
+                "hexes": [{"hex": "0412", "side": "soviet"}, {"hex": "0513"}]}],
+        }));
+        assert_eq!(
+            lines,
+            ["objectives: Vitebsk: hexes 0412 soviet, 0513; vp 10"]
         );
     }
 }

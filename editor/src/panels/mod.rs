@@ -13,6 +13,7 @@ use kessel_draw::MapStyle;
 pub mod campaign;
 mod choices;
 pub mod game_file;
+pub mod game_queries;
 pub mod inspector;
 pub mod lab;
 pub mod log;

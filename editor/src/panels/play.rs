@@ -96,6 +96,7 @@ impl PlayPanel {
                 ui.add_enabled_ui(!s.computer_to_move(), |ui| {
                     self.tools_ui(ui, s, (style, view), cmds)
                 });
+                super::game_queries::game_queries_ui(ui, s);
                 ui.separator();
                 super::game_file::game_file_ui(ui, s, cmds);
             });
@@ -189,9 +190,16 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             let button = if offered {
                 button.on_hover_text("End the current phase and go on to the next")
             } else {
-                button.on_disabled_hover_text(match s.pending_prompt() {
-                    Some(p) => format!("The phase can't end yet: the rules wait for a decision — {p}"),
-                    None => "The rules don't offer the end of the phase now: take one of the choices below first".to_string(),
+                // why not, in the rules' words: "take a choice first" left a player on the first
+                // turn guessing which of forty units still had to move [5.2] [7.1] (asked only
+                // while the pointer rests on the button)
+                button.on_disabled_hover_ui(|ui| match s.pending_prompt() {
+                    Some(p) => {
+                        ui.label(format!(
+                            "The phase can't end yet: the rules wait for a decision — {p}"
+                        ));
+                    }
+                    None => end_phase_blockers_ui(ui, &s.end_phase_blockers()),
                 })
             };
             if button.clicked() {
@@ -217,6 +225,29 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
         row.on_disabled_hover_text(NO_MOVE_NOR_ATTACK);
     }
 }
+
+/// Most reasons the End phase button's hover lists; the rest are counted.
+const BLOCKERS_SHOWN: usize = 6;
+
+fn end_phase_blockers_ui(ui: &mut Ui, why: &[Reason]) {
+    if why.is_empty() {
+        ui.label(END_PHASE_NOT_OFFERED);
+        return;
+    }
+    ui.label(format!("{END_PHASE_REFUSED}:"));
+    for r in why.iter().take(BLOCKERS_SHOWN) {
+        ui.label(format!("• {}", reason_text(r)));
+    }
+    if why.len() > BLOCKERS_SHOWN {
+        ui.label(format!("… and {} more", why.len() - BLOCKERS_SHOWN));
+    }
+}
+
+/// On the greyed-out End phase button when the rules give no reason.
+pub const END_PHASE_NOT_OFFERED: &str =
+    "The rules don't offer the end of the phase now: take one of the choices below first";
+/// Leads the rules' reasons on the greyed-out End phase button.
+pub const END_PHASE_REFUSED: &str = "The phase can't end yet";
 
 /// On the greyed-out Move/Attack switch.
 pub const NO_MOVE_NOR_ATTACK: &str =
@@ -336,8 +367,17 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
             );
         }
         Some(Ok(r)) => {
+            // in a step where no unit moves (a combat phase) or while the rules wait for a
+            // decision (a retreat's path, an advance: no move is taken then) every stack
+            // clicked was told in red that units move only in a Movement Phase: noise beside
+            // the choices, whose hexes are marked on the map
+            let nothing_moves = s.rules_said_whose_turn()
+                && s.actions.is_ok()
+                && (!s.moving || s.pending_prompt().is_some());
             for text in refusal_lines(s, &r.refused) {
-                ui.label(RichText::new(text).color(REFUSAL));
+                if !nothing_moves {
+                    ui.label(RichText::new(text).color(REFUSAL));
+                }
             }
             let n = r.costs.len();
             let source = if r.by_rules {
@@ -355,7 +395,12 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
                 // move of a hex by a choice) marks those hexes: "no hex" would deny the rings
                 let marked: std::collections::BTreeSet<_> =
                     s.choices_on_map().into_iter().map(|(h, _)| h).collect();
-                if marked.is_empty() {
+                if let Some(why) = &r.none_because {
+                    ui.label(
+                        RichText::new(format!("No hex is reachable: {}", reason_text(why)))
+                            .color(REFUSAL),
+                    );
+                } else if marked.is_empty() {
                     ui.label("No hex is reachable.");
                 } else {
                     ui.label(format!(
@@ -458,10 +503,14 @@ fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             }
             if o.hidden > 0 {
                 ui.label(
-                    RichText::new(format!(
-                        "{} take part: their strength is unknown until the attack reveals them, so the odds may change",
-                        crate::words::count(o.hidden, "face-down unit")
-                    ))
+                    RichText::new(if o.hidden == 1 {
+                        "1 face-down unit takes part: its strength is unknown until the attack reveals it, so the odds may change".to_string()
+                    } else {
+                        format!(
+                            "{} take part: their strengths are unknown until the attack reveals them, so the odds may change",
+                            crate::words::count(o.hidden, "face-down unit")
+                        )
+                    })
                     .color(Color32::from_rgb(250, 200, 60)),
                 );
             }

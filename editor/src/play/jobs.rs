@@ -339,7 +339,9 @@ impl PlaySession {
             self.actions = g.actions;
             self.acting = g.acting;
             self.moving = g.moving;
+            self.fit_clicks();
             self.outcome = g.outcome;
+            self.game_answers = Some(g.answers);
             // what the side at the screen sees; with nobody at the screen, the whole game
             match g.shown {
                 Some(shown) => {

@@ -74,6 +74,7 @@ fn game_look(e: &Engine, humans: &[String]) -> GameLook {
         person_waited_for,
         shown,
         outcome: super::phase::outcome_of(e),
+        answers: queries::game_answers(e),
     }
 }
 

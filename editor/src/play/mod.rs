@@ -137,6 +137,9 @@ pub struct PlaySession {
     pub seats: computer::Seats,
     /// What the rules' one-unit queries say of each picked unit (worked out with the reach).
     pub unit_answers: Option<worker::UnitAnswers>,
+    /// What the rules' queries that need no argument say of the game as it stands (the score
+    /// now), asked with each look; `None` until the first.
+    pub game_answers: Option<Result<Vec<queries::UnitAnswer>, String>>,
     /// The outcome of a reload of the rules tried on their thread ([`PlaySession::try_reload`]),
     /// for the app to take: the files that changed, and whether the rules loaded.
     pub reloaded: Option<(Vec<PathBuf>, Result<(), Located>)>,
@@ -157,6 +160,9 @@ pub struct PlaySession {
     why_epoch: u64,
     hover_sent: Option<(u64, Hex)>,
     last_phase: Option<(u32, usize)>,
+    /// The Attack clicks gave way to a decision the rules wait for (see `fit_clicks`): they
+    /// come back with the next attack offered in the same phase.
+    attack_after_decision: bool,
 }
 
 impl PlaySession {
@@ -220,6 +226,7 @@ impl PlaySession {
             hovered: None,
             seats: computer::Seats::new(seed),
             unit_answers: None,
+            game_answers: None,
             reloaded: None,
             rules: Default::default(),
             wanted: Default::default(),
@@ -231,6 +238,7 @@ impl PlaySession {
             why_epoch: 0,
             hover_sent: None,
             last_phase: None,
+            attack_after_decision: false,
         };
         s.refresh();
         s
@@ -274,6 +282,7 @@ impl PlaySession {
             } else {
                 Interaction::Move
             };
+            self.attack_after_decision = false;
             self.attackers.clear();
             self.targets.clear();
             if self.picked_waiting() {
@@ -362,6 +371,34 @@ impl PlaySession {
             self.targets.push(hex);
         }
         self.update_odds();
+    }
+
+    /// Fits the clicks to the choices just listed. A decision the rules wait for inside a combat
+    /// phase (a loss or a retreat, the retreat's path, an advance) is no attack: the Attack
+    /// clicks asked for attackers and a target there, the selected stack did not show, and the
+    /// hexes a retreat may take were not marked. Its choices are taken with the Move clicks;
+    /// the Attack clicks come back once the rules offer an attack again in the phase.
+    fn fit_clicks(&mut self) {
+        let Ok(listed) = &self.actions else {
+            return;
+        };
+        let attacks = listed.iter().any(|a| a.kind == "attack");
+        match self.interaction {
+            Interaction::Attack
+                if !listed.is_empty() && !attacks && self.pending_prompt().is_some() =>
+            {
+                self.interaction = Interaction::Move;
+                self.attack_after_decision = true;
+                self.attackers.clear();
+                self.targets.clear();
+                self.odds = None;
+            }
+            Interaction::Move if attacks && self.attack_after_decision => {
+                self.interaction = Interaction::Attack;
+                self.attack_after_decision = false;
+            }
+            _ => {}
+        }
     }
 
     /// Loads an enumerated attack into the declaration, so its odds show before the roll.

@@ -104,7 +104,8 @@ impl PlaySession {
             if let Some(rule) = &step.rule {
                 t.push_str(&format!(" [{rule}]"));
             }
-            if let Some(now) = self.offered_apart(step.rule.as_deref()) {
+            let now = self.offered_apart(step.rule.as_deref());
+            if let Some(now) = &now {
                 t.push_str(&format!(" · now: {now}"));
             }
             // a decision inside another side's step (a defender's loss, a placement before the
@@ -116,6 +117,13 @@ impl PlaySession {
                     .filter(|d| step.side.as_ref() != Some(*d))
                 {
                     t.push_str(&format!(" · {d} to decide"));
+                    // and what, when no prompt says it (the German's initial air markers read
+                    // "german to decide" and nothing of markers)
+                    if let (None, None, Some(kinds)) =
+                        (&now, self.pending_prompt(), self.few_kinds_offered())
+                    {
+                        t.push_str(&format!(": {kinds}"));
+                    }
                 }
             }
         }
@@ -123,6 +131,37 @@ impl PlaySession {
             t.push_str(" · game over");
         }
         t
+    }
+
+    /// The kinds of choice offered, as words with their cases ("place marker [13], end air
+    /// placement [13.2]"), when there are at most three and none moves a unit.
+    fn few_kinds_offered(&self) -> Option<String> {
+        if self.moving {
+            return None;
+        }
+        let mut kinds: Vec<&str> = Vec::new();
+        for a in self.actions.as_ref().ok()? {
+            if !kinds.contains(&a.kind.as_str()) {
+                kinds.push(&a.kind);
+            }
+        }
+        if kinds.is_empty() || kinds.len() > 3 {
+            return None;
+        }
+        let w = self.engine.world();
+        let words: Vec<String> = kinds
+            .iter()
+            .map(|&k| {
+                let rule = (w.ruleset.actions.iter())
+                    .find(|d| d.kind == k)
+                    .and_then(|d| d.rule.clone());
+                match rule {
+                    Some(r) => format!("{} [{r}]", k.replace('_', " ")),
+                    None => k.replace('_', " "),
+                }
+            })
+            .collect();
+        Some(words.join(", "))
     }
 
     /// What the step offers, when it is a procedure of its own inside the step: two kinds of
@@ -153,6 +192,18 @@ impl PlaySession {
         }
         let words: Vec<String> = kinds.iter().map(|k| k.replace('_', " ")).collect();
         Some(format!("{} [{rule}]", words.join(", ")))
+    }
+
+    /// Why the rules would refuse the end of the current phase now, each reason with its case;
+    /// empty when they would take it or cannot say (their error is the panel's to show).
+    pub fn end_phase_blockers(&self) -> Vec<kessel_core::action::Reason> {
+        match self
+            .engine
+            .validate(&kessel_core::action::Action::new("end_phase"))
+        {
+            Ok(Err(refused)) => refused.reasons,
+            _ => Vec::new(),
+        }
     }
 
     /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable

@@ -65,6 +65,10 @@ pub struct Reach {
     pub actions: BTreeMap<Hex, Action>,
     /// True when the ruleset's `reach` query answered (costs by its rules).
     pub by_rules: bool,
+    /// Why no hex is reachable although some units of the selection may move: the answer's
+    /// `reason`, else the rules' refusal of a move into a hex the query listed (a panel that
+    /// said only "No hex is reachable" left a player guessing).
+    pub none_because: Option<Reason>,
 }
 
 /// The odds of a declared attack.
@@ -210,6 +214,25 @@ pub struct UnitAnswer {
     pub answer: Result<Value, String>,
 }
 
+/// Asks every declared query that needs no argument — the game as it stands: PGG's score now,
+/// a pending retreat — in the order of their ids. Left out: `deciding_side`, which the header
+/// says already. A player had no way to see the VP before the game's end.
+pub fn game_answers(engine: &Engine) -> Result<Vec<UnitAnswer>, String> {
+    let decls = engine.queries().map_err(|e| e.message)?;
+    Ok(decls
+        .into_iter()
+        .filter(|d| d.id != "deciding_side" && d.params.iter().all(|(_, p)| p.optional))
+        .map(|d| {
+            let answer = engine.query(&d.id, &json!({})).map_err(|e| e.message);
+            UnitAnswer {
+                id: d.id,
+                description: d.description,
+                answer,
+            }
+        })
+        .collect())
+}
+
 /// Asks every declared query that is about one unit — exactly one required parameter, of type
 /// `unit` — about `unit` (a unit's supply state, its MP left), in the order of their ids.
 /// The inspector shows what the rules say about a unit this way without knowing any game.
@@ -297,15 +320,32 @@ pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
         // the query gives the movement field; the move's own rules may still refuse a hex of it
         // (a stacking limit, a scenario's special rule wrapping `move`): shade only what the
         // rules would accept, as the hover and the click ask them
+        let mut none_because = out.get("reason").map(reason_of);
         if !movers.is_empty() {
+            let mut first_refusal = None;
             costs.retain(|h, _| {
                 let a = actions
                     .get(h)
                     .cloned()
                     .unwrap_or_else(|| move_action(engine, &movers, *h));
-                matches!(engine.validate(&a), Ok(Ok(())))
+                match engine.validate(&a) {
+                    Ok(Ok(())) => true,
+                    Ok(Err(refused)) => {
+                        if first_refusal.is_none() {
+                            first_refusal = refused.reasons.into_iter().next();
+                        }
+                        false
+                    }
+                    Err(_) => false,
+                }
             });
             actions.retain(|h, _| costs.contains_key(h));
+            if costs.is_empty() && none_because.is_none() {
+                none_because = first_refusal;
+            }
+        }
+        if !costs.is_empty() || movers.is_empty() {
+            none_because = None;
         }
         split.retain(|h, _| costs.contains_key(h));
         return Ok(Reach {
@@ -321,6 +361,7 @@ pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
             costs,
             actions,
             by_rules: true,
+            none_because,
         });
     }
     // no `reach` query: the rules' own list of moves for these units
@@ -470,18 +511,33 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
 /// One line per action for buttons and the log: the kind, then its parameters
 /// (`retreat · units 3pz · path 0912-0913`).
 pub fn describe_action(a: &Action) -> String {
+    describe_action_named(a, &|_| None)
+}
+
+/// [`describe_action`] with the ids of `unit`/`units` read as `name` gives them (a unit's own
+/// name and formation, "29 Pz Rgt (12 Pz)"): the log read "units g-12pz-pz, g-12pz-s1" where a
+/// game record names the counters. An id `name` has nothing for stays as it is.
+pub fn describe_action_named(a: &Action, name: &dyn Fn(&str) -> Option<String>) -> String {
     let mut parts = vec![a.kind.replace('_', " ")];
     for (k, v) in &a.params {
+        let is_unit = k == "unit" || k == "units";
+        let word = |s: &str| {
+            if is_unit {
+                name(s).unwrap_or_else(|| s.to_string())
+            } else {
+                s.to_string()
+            }
+        };
         let text = match v {
             Value::Array(items) => items
                 .iter()
                 .map(|i| match i {
-                    Value::String(s) => s.clone(),
+                    Value::String(s) => word(s),
                     other => other.to_string(),
                 })
                 .collect::<Vec<_>>()
                 .join(if k == "path" { "-" } else { ", " }),
-            Value::String(s) => s.clone(),
+            Value::String(s) => word(s),
             Value::Bool(true) => String::new(),
             other => other.to_string(),
         };

@@ -130,6 +130,9 @@ pub struct GameLook {
     pub shown: Option<Shown>,
     /// The ended game's result (see [`super::phase::outcome_of`]).
     pub outcome: Option<Result<String, String>>,
+    /// What the rules' queries that need no argument say of the game (see
+    /// [`super::queries::game_answers`]).
+    pub answers: Result<Vec<super::queries::UnitAnswer>, String>,
 }
 
 /// Per picked unit: what the rules' one-unit queries answer, or why they could not be asked.

@@ -124,6 +124,11 @@ fn the_header_names_the_side_deciding_inside_another_sides_step() {
         text.contains("(soviet)") && text.contains("german to decide"),
         "{text}"
     );
+    // and what he decides: the header said "german to decide" and nothing of markers
+    assert!(
+        text.contains("german to decide: ") && text.contains("place marker [13]"),
+        "{text}"
+    );
     assert!(
         h.query_by_label_contains("german to decide").is_some(),
         "the header shows it: {text}"
@@ -313,4 +318,259 @@ fn a_stack_whose_choices_mark_hexes_is_not_told_no_hex_is_reachable() {
     );
     assert!(h.query_by_label_contains("No hex is reachable").is_none());
     h.get_by_label_contains("marked on the map: click one to take it");
+}
+
+/// The 16th Army rolled to stand [5.2]: clicked, its stack of seven (three over the limit) said
+/// only "No hex is reachable", and a player could not tell the roll, the stack or the map was to
+/// blame. The panel gives the rules' reason, with its case.
+#[test]
+fn a_standing_army_s_whole_stack_says_why_it_may_not_move() {
+    let h = play(
+        "scenarios/pgg/campaign.toml",
+        &[
+            r#"{"kind":"end_setup"}"#,
+            r#"{"kind":"place_marker","hex":"2216","side":"german"}"#,
+            r#"{"kind":"place_marker","hex":"4015","side":"german"}"#,
+            r#"{"kind":"place_marker","hex":"0123","side":"german"}"#,
+        ],
+    );
+    let mut h = h;
+    let stands = h
+        .state()
+        .session
+        .as_ref()
+        .expect("the game")
+        .engine
+        .state()
+        .vars
+        .get("first_turn_16")
+        .and_then(|v| v.as_str())
+        .map(str::to_string);
+    assert_eq!(
+        stands.as_deref(),
+        Some("stand"),
+        "seed 1: the 16th Army stands"
+    );
+    let hex = h
+        .state()
+        .doc
+        .map
+        .parse("2216")
+        .expect("the 16th Army's hex");
+    h.state_mut()
+        .session
+        .as_mut()
+        .expect("the game")
+        .select(hex);
+    let start = Instant::now();
+    loop {
+        h.step();
+        let s = h.state().session.as_ref().expect("the game");
+        if s.reach.is_some() && !s.rules_busy() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no reach worked out"
+        );
+    }
+    h.run_ok();
+    let line = h
+        .query_by_label_contains("No hex is reachable: ")
+        .expect("the panel says why no hex is reachable")
+        .accesskit_node()
+        .value()
+        .unwrap_or_default();
+    assert!(
+        line.contains("at most 3 of these 7 may go") && line.contains("[5.2]"),
+        "{line}"
+    );
+}
+
+/// On the first turn the Soviet Movement Phase can't end while the 13th and 20th Armies have MP
+/// left [5.2] or a hex is over the limit [7.1]: the greyed-out End phase said only "take one of
+/// the choices below first". Its hover gives the rules' reasons, with their cases.
+#[test]
+fn the_greyed_end_phase_says_why_the_phase_cant_end() {
+    let mut h = play(
+        "scenarios/pgg/campaign.toml",
+        &[
+            r#"{"kind":"end_setup"}"#,
+            r#"{"kind":"end_air_placement","side":"german"}"#,
+        ],
+    );
+    let why = h
+        .state()
+        .session
+        .as_ref()
+        .expect("the game")
+        .end_phase_blockers();
+    assert!(
+        why.iter().any(|r| r.rule.as_deref() == Some("5.2")),
+        "{why:?}"
+    );
+    let end = h.get_by_label("End phase");
+    assert!(end.accesskit_node().is_disabled(), "not offered");
+    end.hover();
+    for _ in 0..60 {
+        h.step();
+    }
+    h.get_by_label_contains(kessel_editor::panels::play::END_PHASE_REFUSED);
+    assert!(
+        h.query_all_by_label_contains(
+            "must spend its full movement allowance on the first turn (6 MP left) [5.2]"
+        )
+        .next()
+        .is_some(),
+        "a reason with its case"
+    );
+    h.get_by_label_contains("… and ");
+    picture_if_asked(&mut h, "end-phase-why");
+}
+
+/// With `KESSEL_SHOTS=DIR`, the harness's picture to `DIR/NAME.png` (to look at, not compared).
+fn picture_if_asked(h: &mut Harness<'_, EditorApp>, name: &str) {
+    if let Some(dir) = std::env::var_os("KESSEL_SHOTS") {
+        let img = h.render().expect("renders");
+        img.save(std::path::Path::new(&dir).join(format!("{name}.png")))
+            .expect("writes the picture");
+    }
+}
+
+/// Plays by the computer's choices (each sent as a person's click would send it, and the rules
+/// let settle) until `done` says so.
+fn play_by_the_ai_until(
+    h: &mut Harness<'_, EditorApp>,
+    done: impl Fn(&kessel_editor::play::PlaySession) -> bool,
+) {
+    let mut dice = kessel_core::dice::Dice::new(7);
+    for _ in 0..600 {
+        {
+            let s = h.state().session.as_ref().expect("the game");
+            if s.rules_said_whose_turn() && !s.rules_busy() && done(s) {
+                return;
+            }
+        }
+        let a = {
+            let s = h.state().session.as_ref().expect("the game");
+            s.engine
+                .computer_choice(&mut dice)
+                .expect("the AI answers")
+                .expect("an action before the game ends")
+        };
+        h.state_mut()
+            .apply_play(vec![kessel_editor::play::PlayCommand::Act(a)]);
+        let start = Instant::now();
+        loop {
+            h.step();
+            let s = h.state().session.as_ref().expect("the game");
+            if s.rules_said_whose_turn() && !s.rules_busy() {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "the rules never settled"
+            );
+        }
+    }
+    panic!("not done within 600 actions");
+}
+
+/// In the German Combat Phase the Soviet takes a loss or retreats, the German picks the path
+/// [9.72], the victor advances [9.8]: the panel went on asking for attackers and a target, the
+/// stack clicked did not show and no retreat hex was marked. A decision the rules wait for is
+/// taken with the Move clicks; Attack comes back once an attack is offered again.
+#[test]
+fn a_decision_in_a_combat_phase_is_taken_with_the_move_clicks() {
+    use kessel_editor::play::Interaction;
+    let mut h = play(
+        "scenarios/pgg/campaign.toml",
+        &[
+            r#"{"kind":"end_setup"}"#,
+            r#"{"kind":"end_air_placement","side":"german"}"#,
+        ],
+    );
+    play_by_the_ai_until(&mut h, |s| {
+        s.step_text().contains("Combat") && s.pending_prompt().is_some()
+    });
+    h.run_ok();
+    let s = h.state().session.as_ref().expect("the game");
+    assert_eq!(s.interaction, Interaction::Move, "{}", s.phase_text());
+    let step = s.engine.state().phase;
+    assert!(
+        h.query_by_label_contains("Click your stacks to add attackers")
+            .is_none(),
+        "no call for attackers while the rules wait for a decision"
+    );
+    // the log, a game record, says where each end of phase led
+    h.get_by_label("— Turn 1 · Soviet Combat Phase —");
+    // a stack clicked now is shown without a red "can't move" (no unit moves in the step)
+    let hex = {
+        let s = h.state().session.as_ref().expect("the game");
+        let st = s.engine.state();
+        (st.units.iter())
+            .filter_map(|u| u.hex())
+            .next()
+            .expect("a unit on the map")
+    };
+    h.state_mut()
+        .session
+        .as_mut()
+        .expect("the game")
+        .select(hex);
+    let start = Instant::now();
+    loop {
+        h.step();
+        let s = h.state().session.as_ref().expect("the game");
+        if s.reach.is_some() && !s.rules_busy() {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no reach");
+    }
+    h.run_ok();
+    assert!(
+        matches!(&h.state().session.as_ref().expect("the game").reach, Some(Ok(r)) if !r.refused.is_empty()),
+        "the rules refuse the stack a move"
+    );
+    assert!(
+        h.query_by_label_contains("can't move").is_none()
+            && h.query_by_label_contains("Can't move").is_none(),
+        "no red refusal of a move in a step where nothing moves: {:?} {:?}",
+        h.query_by_label_contains("an't move")
+            .and_then(|n| n.accesskit_node().value()),
+        h.state()
+            .session
+            .as_ref()
+            .map(|s| (s.moving, s.phase_text()))
+    );
+    // the decision taken (and any that follow it), the Attack clicks come back if an attack
+    // is offered again in the phase
+    play_by_the_ai_until(&mut h, |s| s.pending_prompt().is_none());
+    let s = h.state().session.as_ref().expect("the game");
+    let attacks = (s.actions.iter().flatten()).any(|a| a.kind == "attack");
+    if s.engine.state().phase == step && attacks {
+        assert_eq!(s.interaction, Interaction::Attack);
+    }
+}
+
+/// The score stood nowhere in play-test before the game's end: the rules' queries that need
+/// no argument (PGG's `score`, `retreats`) are asked with each look and shown in a fold.
+#[test]
+fn the_score_now_is_shown_under_what_the_rules_say_about_the_game() {
+    let mut h = play("scenarios/pgg/campaign.toml", &[r#"{"kind":"end_setup"}"#]);
+    let title = h
+        .get_by_label_contains(kessel_editor::panels::game_queries::GAME_QUERIES_TITLE)
+        .accesskit_node()
+        .label()
+        .unwrap_or_default();
+    assert!(
+        title.contains("score") && !title.contains("deciding"),
+        "{title}"
+    );
+    h.get_by_label_contains(kessel_editor::panels::game_queries::GAME_QUERIES_TITLE)
+        .click();
+    h.run_ok();
+    h.get_by_label("german vp: 0");
+    h.get_by_label_contains("level: ");
+    picture_if_asked(&mut h, "game-queries");
 }

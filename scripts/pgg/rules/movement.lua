@@ -535,8 +535,10 @@ function M.plan(a)
         for _, x in ipairs(here) do if not moving[x.id] then rest[#rest + 1] = x end end
         local before, after = ST.excess(u.side, here), ST.excess(u.side, rest)
         if before - after < #units then
-          return nil, C.reason("5.2", "the %s rolled to stand on the first turn: its units may shift only to cure overstacking, and moving %s leaves %s %d unit(s) over the limit [7.1]",
-            u.formation, table.concat(C.ids(units), ", "), u.hex, after)
+          -- (it said "leaves 2216 0 unit(s) over the limit" of a whole stack of seven, which
+          -- reads as a cure: what is wrong there is how many go)
+          return nil, C.reason("5.2", "the %s rolled to stand on the first turn: its units may shift only to cure overstacking, one for each unit %s is over the limit [7.1]; moving %s takes it from %d to %d over, so at most %d of these %d may go",
+            u.formation, u.hex, C.names(units), before, after, before - after, #units)
         end
       end
     end

@@ -227,6 +227,15 @@ kessel.test("case_5_2_standing_army_shifts_only_units_that_cure_the_overstack", 
   expect.refused(ok, r, "5.2", "cure")
   ok, r = kessel.act{ kind = "move", units = { "r1", "r2" }, path = { "0506" } }
   expect.refused(ok, r, "5.2", "cure")
+  -- the whole stack: the refusal says how many may go, not "0 over the limit" as if it cured
+  ok, r = kessel.act{ kind = "move", units = { "l", "r1", "r2", "r3", "r4" }, path = { "0506" } }
+  expect.refused(ok, r, "5.2", "from 1 to 0 over, so at most 1 of these 5 may go")
+  -- and the stack's reach, empty, says why (the editor showed "No hex is reachable" alone)
+  local reach = kessel.queries.ask("reach", { units = { "l", "r1", "r2", "r3", "r4" } })
+  expect.eq(#reach.reachable, 0)
+  expect.eq(reach.reason and reach.reason.rule, "5.2")
+  expect.truthy(reach.reason.message:find("at most 1 of these 5", 1, true), reach.reason.message)
+  expect.eq(kessel.queries.ask("reach", { units = { "r1" } }).reason, nil, "a rifle may go: no reason")
   for _, a in ipairs(kessel.legal("soviet")) do
     if a.kind == "move" then
       expect.truthy(#a.units == 1 and a.units[1] ~= "l", "only single rifles are offered: " .. table.concat(a.units, ","))
