@@ -42,5 +42,6 @@ pub(crate) fn game_queries_ui(ui: &mut Ui, s: &PlaySession) {
     });
 }
 
-/// Leads the title of the fold of [`game_queries_ui`].
-pub const GAME_QUERIES_TITLE: &str = "What the rules say about the game";
+/// Leads the title of the fold of [`game_queries_ui`] (short: a fold's title does not wrap, and a
+/// long one widened the play-test panel under the map in a narrow window).
+pub const GAME_QUERIES_TITLE: &str = "The game now";
