@@ -179,12 +179,31 @@ fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
 /// start from that scenario, or from the first by file name where there are several (a campaign's
 /// folder holds one per date: name the first date's so it sorts first, or pass --scenario).
 fn scenario_beside(tests: &Path) -> Option<PathBuf> {
-    if tests.file_name()? != "tests" {
-        return None;
-    }
-    let folder = tests.parent()?;
+    // A path relative to the working folder may name no folder at all: `tests` (the folder of
+    // `tests/x_test.lua`) has the parent "", and `x_test.lua` run from inside tests/ the folder
+    // "". Those are read where they point, else `kessel test tests` in a game's folder started
+    // its tests from nothing and failed them on the first hex of its map.
+    let folder = match tests.file_name() {
+        Some(name) if name != "tests" => return None,
+        Some(_) => match tests.parent()? {
+            p if p.as_os_str().is_empty() => PathBuf::from("."),
+            p => p.to_path_buf(),
+        },
+        None => {
+            let here = if tests.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                tests
+            };
+            let abs = std::fs::canonicalize(here).ok()?;
+            if abs.file_name()? != "tests" {
+                return None;
+            }
+            abs.parent()?.to_path_buf()
+        }
+    };
     let mut found = Vec::new();
-    for e in std::fs::read_dir(folder).ok()?.flatten() {
+    for e in std::fs::read_dir(&folder).ok()?.flatten() {
         let p = e.path();
         if p.extension().is_some_and(|x| x == "toml")
             && kessel_core::error::read_text(&p, "scenario")
