@@ -13,9 +13,10 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Args {
     /// Test files, folders or `.kessel` packages (default: the tests/ folder of every ruleset
-    /// under scripts/, of every scenario folder under scenarios/ and of every example under
-    /// docs/examples/; outside a checkout, the bundled ones). A tests/ folder with nothing to
-    /// start its tests from is reported as a failure, not skipped.
+    /// under scripts/ and of each example in a ruleset's examples/ folder, of every scenario
+    /// folder under scenarios/ and of every example under docs/examples/; outside a checkout,
+    /// the bundled ones). A tests/ folder with nothing to start its tests from is reported as a
+    /// failure, not skipped.
     paths: Vec<PathBuf>,
     /// Run only tests whose name contains this text (none matching is a failure, so a misspelt
     /// filter does not pass).
@@ -151,25 +152,37 @@ fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
     };
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    // (scripts/: rulesets; scenarios/: scenario folders; docs/examples/: the example systems the
-    // docs teach from, which a checkout has and the bundle does not)
+    // (scripts/: rulesets, and the example scenarios a ruleset keeps in its examples/ folder;
+    // scenarios/: scenario folders; docs/examples/: the example systems the docs teach from,
+    // which a checkout has and the bundle does not)
+    let sorted_dirs = |folder: &Path| -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(folder)
+            .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        dirs.sort();
+        dirs
+    };
     for root in ["scripts", "scenarios", "docs/examples"] {
-        if let Ok(entries) = std::fs::read_dir(base.join(root)) {
-            let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-            dirs.sort();
-            for d in dirs {
-                if !d.join("tests").is_dir() {
-                    continue;
-                }
-                // a link to a folder already listed would run its suite twice
-                let real = d.canonicalize().unwrap_or_else(|_| d.clone());
-                if !seen.insert(real) {
-                    continue;
-                }
-                // a folder of tests with nothing to start them from (no init.lua, no scenario
-                // beside) is run too, so that this is said, as when it is named, not passed over
-                out.push(d);
+        let mut dirs = Vec::new();
+        for d in sorted_dirs(&base.join(root)) {
+            let examples = d.join("examples");
+            dirs.push(d);
+            if root == "scripts" {
+                dirs.extend(sorted_dirs(&examples));
             }
+        }
+        for d in dirs {
+            if !d.join("tests").is_dir() {
+                continue;
+            }
+            // a link to a folder already listed would run its suite twice
+            let real = d.canonicalize().unwrap_or_else(|_| d.clone());
+            if !seen.insert(real) {
+                continue;
+            }
+            // a folder of tests with nothing to start them from (no init.lua, no scenario
+            // beside) is run too, so that this is said, as when it is named, not passed over
+            out.push(d);
         }
     }
     Ok(out)
