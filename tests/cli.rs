@@ -198,6 +198,31 @@ fn a_test_filter_that_matches_nothing_says_so_and_fails() {
     assert!(!r.stdout.contains("secrets_test.lua"), "{}", r.stdout);
 }
 
+/// `kessel test` with no path runs the example scenarios a ruleset keeps in its `examples/`
+/// folder (ASL's refit and refit-rb): their tests ran only when named, though the README called
+/// `kessel test` all the rule tests.
+#[test]
+fn kessel_test_with_no_path_runs_a_rulesets_examples() {
+    let dir = scratch("test-no-path-examples");
+    std::fs::create_dir_all(dir.join("scripts/rs")).expect("scripts");
+    kessel_test_support::copy_dir(
+        &crate::util::root().join("core/tests/fixtures/toy"),
+        &dir.join("scripts/rs/examples/one"),
+    );
+    let alone = kessel(&["test", "--quiet", "core/tests/fixtures/toy"]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    let toy_count = alone.stdout.lines().last().unwrap_or("").to_string();
+    assert!(toy_count.ends_with(" passed, 0 failed"), "{toy_count}");
+    let r = crate::util::kessel_at(&dir, &dir.join("home"), &["test"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("scripts/rs/examples/one/tests/"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.trim_end().ends_with(&toy_count), "{}", r.stdout);
+}
+
 /// `kessel test` with no path in a checkout: a folder of tests with nothing to start them from
 /// (no init.lua, no scenario beside) was passed over without a word, and a link to an example
 /// ran its suite twice.
@@ -440,6 +465,26 @@ fn the_profile_help_names_both_folders_wherever_it_names_one() {
             "{cmd}: {line}"
         );
     }
+}
+
+/// `--computer` names the pace its moves are made at apart from the AI's levels: it said "(at
+/// the fast pace)", and PGG has a level named `fast` that `--computer german:strong` replaces.
+#[test]
+fn the_computer_help_tells_the_pace_from_the_level() {
+    let r = kessel(&["editor", "--help"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = r.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    let from = text
+        .find("--computer <SIDE[:LEVEL]>")
+        .expect("--computer in the help");
+    let computer = &text[from..text[from..]
+        .find(" --ai-until")
+        .map_or(text.len(), |e| from + e)];
+    assert!(!computer.contains("at the fast pace"), "{computer}");
+    assert!(
+        computer.contains("Fast pace of the Players box") && computer.contains("not the level"),
+        "{computer}"
+    );
 }
 
 /// A profile path written without its `.toml` names the file that is there; it was "cannot read

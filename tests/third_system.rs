@@ -21,6 +21,14 @@ fn the_third_system_checks_and_its_rule_tests_pass() {
         .unwrap_or(0);
     // every rule case S1..S12 has tests; a file dropped from tests/ shows as fewer
     assert!(passed >= 40, "{}", r.stdout);
+    // the README's "Trying it" gives the count a designer should see (it said 42 when 43 ran)
+    let readme = std::fs::read_to_string(crate::util::root().join(DIR).join("README.md"))
+        .expect("the example's README");
+    let promised = format!("# {passed} passed, 0 failed");
+    assert!(
+        readme.contains(&promised),
+        "the README's `kessel test` line should say `{promised}`"
+    );
 }
 
 /// A private copy of the example whose scenario text is changed by `edit`; its scenario's path.
@@ -93,5 +101,30 @@ fn the_third_system_plays_headless_to_the_end() {
             r.stdout
         );
         assert!(!r.stderr.contains("warning"), "{args:?}: {}", r.stderr);
+    }
+}
+
+/// A designer in the game's folder names its tests by relative paths: `kessel test tests`, a file
+/// under it, or a file from inside tests/. Each starts from the scenario beside tests/ as
+/// `kessel test .` does (these named no folder, found no scenario and failed the victory tests
+/// with "not a hex of the map").
+#[test]
+fn the_third_system_tests_run_by_relative_paths_from_its_folder() {
+    let dir = scratch("third_system_relative");
+    kessel_test_support::copy_dir(&crate::util::root().join(DIR), &dir);
+    let home = dir.join("home");
+    for (at, args) in [
+        (dir.clone(), &["test", "--quiet", "tests"][..]),
+        (dir.clone(), &["test", "tests/victory_test.lua"][..]),
+        (dir.join("tests"), &["test", "victory_test.lua"][..]),
+    ] {
+        let r = crate::util::kessel_at(&at, &home, args);
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(!r.stdout.contains("FAIL"), "{args:?}: {}", r.stdout);
+        assert!(
+            r.stdout.ends_with(" passed, 0 failed\n"),
+            "{args:?}: {}",
+            r.stdout
+        );
     }
 }

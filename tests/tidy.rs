@@ -192,3 +192,117 @@ fn the_lua_bindings_do_not_know_the_engine() {
         );
     }
 }
+
+/// A heading's anchor as GitHub makes it: lower case, spaces to `-`, punctuation dropped.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside fenced code).
+fn anchors_in(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.insert(anchor_of(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// The `](target)` links of a Markdown file outside fenced code, with their line numbers.
+fn links_in(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find("](") {
+            rest = &rest[i + 2..];
+            if let Some(end) = rest.find(')') {
+                out.push((n + 1, rest[..end].to_string()));
+                rest = &rest[end..];
+            }
+        }
+    }
+    out
+}
+
+/// Every link of the README and the docs to another file of the repository, or to a heading,
+/// finds it: a newcomer follows them, and a heading renamed or a file moved left links that go
+/// nowhere.
+#[test]
+fn the_docs_links_to_files_and_headings_resolve() {
+    let mut files = vec![root().join("README.md")];
+    for dir in ["docs", "docs/examples/third-system"] {
+        for e in std::fs::read_dir(root().join(dir)).expect("docs").flatten() {
+            if e.path().extension().is_some_and(|x| x == "md") {
+                files.push(e.path());
+            }
+        }
+    }
+    let mut broken = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("doc");
+        for (line, target) in links_in(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, anchor) = match target.split_once('#') {
+                Some((p, a)) => (p, Some(a)),
+                None => (target.as_str(), None),
+            };
+            let linked = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().expect("folder").join(path)
+            };
+            let shown = format!("{}:{line}: {target}", file.display());
+            if !linked.exists() {
+                broken.push(format!("{shown} (no such file)"));
+                continue;
+            }
+            if let Some(a) = anchor {
+                let to = std::fs::read_to_string(&linked).unwrap_or_default();
+                if !anchors_in(&to).contains(a) {
+                    broken.push(format!("{shown} (no such heading)"));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links that go nowhere:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn anchors_are_made_as_github_makes_them() {
+    assert_eq!(anchor_of(" Map (`map.toml`)"), "map-maptoml");
+    assert_eq!(
+        anchor_of(" 7. Fix it and play it in the editor"),
+        "7-fix-it-and-play-it-in-the-editor"
+    );
+    assert_eq!(
+        anchor_of(" kessel.emit.hide_marker, kessel.emit.show_marker"),
+        "kesselemithide_marker-kesselemitshow_marker"
+    );
+}

@@ -49,8 +49,9 @@ pub struct Args {
     /// Play-test: the declared attack's target hex.
     #[arg(long, value_name = "HEX")]
     target: Option<String>,
-    /// Play-test: the computer plays this side (at the fast pace), at the ruleset's default AI
-    /// level or at `SIDE:LEVEL` (`kessel info` lists the levels); repeatable.
+    /// Play-test: the computer plays this side, at the ruleset's default AI level or at
+    /// `SIDE:LEVEL` (`kessel info` lists the levels), its moves made at the Fast pace of the
+    /// Players box (a pace, not the level `fast`); repeatable.
     #[arg(long = "computer", value_name = "SIDE[:LEVEL]")]
     computer: Vec<String>,
     /// Play-test: let the ruleset's AI play until this step (by id) offers an attack.

@@ -13,9 +13,10 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Args {
     /// Test files, folders or `.kessel` packages (default: the tests/ folder of every ruleset
-    /// under scripts/, of every scenario folder under scenarios/ and of every example under
-    /// docs/examples/; outside a checkout, the bundled ones). A tests/ folder with nothing to
-    /// start its tests from is reported as a failure, not skipped.
+    /// under scripts/ and of each example in a ruleset's examples/ folder, of every scenario
+    /// folder under scenarios/ and of every example under docs/examples/; outside a checkout,
+    /// the bundled ones). A tests/ folder with nothing to start its tests from is reported as a
+    /// failure, not skipped.
     paths: Vec<PathBuf>,
     /// Run only tests whose name contains this text (none matching is a failure, so a misspelt
     /// filter does not pass).
@@ -151,25 +152,37 @@ fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
     };
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    // (scripts/: rulesets; scenarios/: scenario folders; docs/examples/: the example systems the
-    // docs teach from, which a checkout has and the bundle does not)
+    // (scripts/: rulesets, and the example scenarios a ruleset keeps in its examples/ folder;
+    // scenarios/: scenario folders; docs/examples/: the example systems the docs teach from,
+    // which a checkout has and the bundle does not)
+    let sorted_dirs = |folder: &Path| -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(folder)
+            .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        dirs.sort();
+        dirs
+    };
     for root in ["scripts", "scenarios", "docs/examples"] {
-        if let Ok(entries) = std::fs::read_dir(base.join(root)) {
-            let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-            dirs.sort();
-            for d in dirs {
-                if !d.join("tests").is_dir() {
-                    continue;
-                }
-                // a link to a folder already listed would run its suite twice
-                let real = d.canonicalize().unwrap_or_else(|_| d.clone());
-                if !seen.insert(real) {
-                    continue;
-                }
-                // a folder of tests with nothing to start them from (no init.lua, no scenario
-                // beside) is run too, so that this is said, as when it is named, not passed over
-                out.push(d);
+        let mut dirs = Vec::new();
+        for d in sorted_dirs(&base.join(root)) {
+            let examples = d.join("examples");
+            dirs.push(d);
+            if root == "scripts" {
+                dirs.extend(sorted_dirs(&examples));
             }
+        }
+        for d in dirs {
+            if !d.join("tests").is_dir() {
+                continue;
+            }
+            // a link to a folder already listed would run its suite twice
+            let real = d.canonicalize().unwrap_or_else(|_| d.clone());
+            if !seen.insert(real) {
+                continue;
+            }
+            // a folder of tests with nothing to start them from (no init.lua, no scenario
+            // beside) is run too, so that this is said, as when it is named, not passed over
+            out.push(d);
         }
     }
     Ok(out)
@@ -179,12 +192,31 @@ fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
 /// start from that scenario, or from the first by file name where there are several (a campaign's
 /// folder holds one per date: name the first date's so it sorts first, or pass --scenario).
 fn scenario_beside(tests: &Path) -> Option<PathBuf> {
-    if tests.file_name()? != "tests" {
-        return None;
-    }
-    let folder = tests.parent()?;
+    // A path relative to the working folder may name no folder at all: `tests` (the folder of
+    // `tests/x_test.lua`) has the parent "", and `x_test.lua` run from inside tests/ the folder
+    // "". Those are read where they point, else `kessel test tests` in a game's folder started
+    // its tests from nothing and failed them on the first hex of its map.
+    let folder = match tests.file_name() {
+        Some(name) if name != "tests" => return None,
+        Some(_) => match tests.parent()? {
+            p if p.as_os_str().is_empty() => PathBuf::from("."),
+            p => p.to_path_buf(),
+        },
+        None => {
+            let here = if tests.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                tests
+            };
+            let abs = std::fs::canonicalize(here).ok()?;
+            if abs.file_name()? != "tests" {
+                return None;
+            }
+            abs.parent()?.to_path_buf()
+        }
+    };
     let mut found = Vec::new();
-    for e in std::fs::read_dir(folder).ok()?.flatten() {
+    for e in std::fs::read_dir(&folder).ok()?.flatten() {
         let p = e.path();
         if p.extension().is_some_and(|x| x == "toml")
             && kessel_core::error::read_text(&p, "scenario")
