@@ -358,6 +358,7 @@ fn in_hot_seat_undo_asks_before_taking_back_the_other_sides_action() {
     h.run();
     assert_eq!(game_hash(h.state()), hash, "nothing taken back unasked");
     h.get_by_label_contains("was the red's, not yours");
+    super::picture(&mut h, "hot-seat-undo");
     h.get_by_label("Keep it").click();
     h.run();
     assert!(h.query_by_label_contains("not yours").is_none());
