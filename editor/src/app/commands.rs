@@ -116,7 +116,7 @@ impl EditorApp {
                     .status
                     .error("it is the computer's decision: wait, or pause it and take back a move"),
                 PlayCommand::Act(a) => s.act(&a),
-                PlayCommand::Undo => s.undo_decision(),
+                PlayCommand::Undo => s.request_undo(),
                 PlayCommand::NewGame | PlayCommand::NextGame => {}
                 PlayCommand::SaveGame(p) => {
                     if let Err(e) = s.save(&p) {

@@ -450,7 +450,7 @@ impl EditorApp {
         self.palette.play_help = self
             .session
             .as_ref()
-            .map_or(crate::play::MOVE_HELP, |s| s.click_help());
+            .map_or(crate::play::MOVE_HELP.into(), |s| s.click_help());
         let tool_before = self.palette.tool;
         egui::Panel::left("palette")
             .resizable(false)

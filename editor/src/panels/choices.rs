@@ -3,7 +3,7 @@
 //! kinds folded.
 
 use super::play::{LONG_LIST, REFUSAL};
-use crate::play::queries::{action_hexes, action_units, describe_action};
+use crate::play::queries::{action_hexes, action_units};
 use crate::play::{PlayCommand, PlaySession};
 use egui::{RichText, Ui};
 use kessel_core::action::Action;
@@ -82,7 +82,7 @@ pub(super) fn choices_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCo
 }
 
 fn action_button(ui: &mut Ui, s: &mut PlaySession, a: &Action, cmds: &mut Vec<PlayCommand>) {
-    let text = describe_action(a);
+    let text = s.describe(a);
     let r = ui.add(egui::Button::new(&text).wrap());
     if r.hovered() {
         // show on the map what the action would touch: its units' hex, then its hexes

@@ -165,7 +165,7 @@ fn unit_ui(ui: &mut Ui, style: &MapStyle, u: &Unit) {
 /// A unit's faces and where it stands among them, in a player's words: `face: 0-3-10` for a
 /// one-step counter, `steps: 4-4-10, 2-2-10 (full strength)` or `(now 2-2-10, step 2 of 2)`
 /// (it read `(now 1)`, which said nothing to a newcomer of a full-strength unit).
-fn steps_line(faces: &[String], step: usize) -> String {
+pub(crate) fn steps_line(faces: &[String], step: usize) -> String {
     let all = faces.join(", ");
     match (faces.len(), faces.get(step)) {
         (0 | 1, _) => format!("face: {all}"),

@@ -486,6 +486,14 @@ mod tests {
             named,
             "move · path 0311-0312 · units 29 Pz Rgt (12 Pz), s-x"
         );
+        // the word picked reads alone, not as a form's field ("choose · choice loss")
+        let choose = kessel_core::action::Action::new("choose")
+            .with("choice", "loss")
+            .with("units", json!(["g-12pz-pz"]));
+        let named = crate::play::queries::describe_action_named(&choose, &|id| {
+            (id == "g-12pz-pz").then(|| "29 Pz Rgt (12 Pz)".to_string())
+        });
+        assert_eq!(named, "choose · loss · units 29 Pz Rgt (12 Pz)");
     }
 
     #[test]

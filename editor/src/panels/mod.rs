@@ -26,6 +26,7 @@ pub mod region;
 pub mod rules;
 pub mod scenario;
 pub mod status;
+pub mod unit_row;
 
 pub use inspector::Inspector;
 pub use log::LogPanel;

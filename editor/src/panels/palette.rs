@@ -110,7 +110,7 @@ pub struct Palette {
     /// and says why on hover.
     pub play_blocked: Option<String>,
     /// What clicks do in play-test now (the app sets it each frame from the game's step).
-    pub play_help: &'static str,
+    pub play_help: std::borrow::Cow<'static, str>,
     stroke: u64,
 }
 
@@ -128,7 +128,7 @@ impl Default for Palette {
             traced: false,
             dragging: false,
             play_blocked: None,
-            play_help: crate::play::MOVE_HELP,
+            play_help: crate::play::MOVE_HELP.into(),
             stroke: 0,
         }
     }
@@ -204,7 +204,7 @@ impl Palette {
                 ui.label("Pick a unit on the right; Place puts it on the clicked hex, Select drags a stack's top unit to another hex, Remove takes it out. Right-drag pans.");
             }
             Mode::Play => {
-                ui.label(self.play_help);
+                ui.label(self.play_help.as_ref());
             }
             Mode::Rules => {
                 ui.label("Pick a profile and flip options on the right; they apply to the play-test game at once.");

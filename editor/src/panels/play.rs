@@ -2,11 +2,10 @@
 //! it can go, the attack being declared with its odds, the choices the rules offer (listed by
 //! `choices.rs`), refusals with their rule cases, and the game's file.
 
-use crate::counters::draw_counter;
 use crate::map_view::MapView;
 use crate::play::campaign::CampaignRun;
 use crate::play::{reason_text, Interaction, PlayCommand, PlaySession};
-use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
+use egui::{Color32, RichText, Sense, Ui, Vec2};
 use kessel_core::action::{Action, Reason};
 use kessel_core::state::Unit;
 use kessel_draw::MapStyle;
@@ -164,9 +163,15 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
     // clicks taking back a game hit the text it had moved to)
     ui.horizontal(|ui| {
         let can_undo = s.in_progress();
+        let hover = match s.undo_takes_anothers() {
+            Some(side) => format!(
+                "Take back the last action, the {side}'s (Ctrl+Z): in hot seat you are asked first"
+            ),
+            None => "Take back the last action (Ctrl+Z)".to_string(),
+        };
         if ui
             .add_enabled(can_undo, egui::Button::new("Undo action"))
-            .on_hover_text("Take back the last action (Ctrl+Z)")
+            .on_hover_text(hover)
             .clicked()
         {
             cmds.push(PlayCommand::Undo);
@@ -207,6 +212,7 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             }
         }
     });
+    undo_consent_ui(ui, s, cmds);
     ui.label(RichText::new(s.phase_text()).strong());
     if let Some(p) = s.pending_prompt() {
         ui.label(
@@ -225,6 +231,41 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
         row.on_disabled_hover_text(NO_MOVE_NOR_ATTACK);
     }
 }
+
+/// In hot seat, before an action of the other side's is taken back: whose it is and what it
+/// did, and the two ways on (a player could take back the other's roll unasked).
+fn undo_consent_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+    if !s.confirm_undo {
+        return;
+    }
+    let Some(side) = s.undo_takes_anothers() else {
+        // the game moved on since (or the players changed): nothing of the other's to ask about
+        s.confirm_undo = false;
+        return;
+    };
+    let what = (s.log.last()).map_or_else(String::new, |e| s.describe(&e.action));
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(1.5, Color32::from_rgb(250, 200, 60)))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(format!(
+                "The last action ({what}) was the {side}'s, not yours: {UNDO_ANOTHERS}"
+            ));
+            ui.horizontal(|ui| {
+                if ui.button(TAKE_IT_BACK).clicked() {
+                    cmds.push(PlayCommand::Undo);
+                }
+                if ui.button("Keep it").clicked() {
+                    s.confirm_undo = false;
+                }
+            });
+        });
+}
+
+/// Ends the question asked before an action of the other side's is taken back in hot seat.
+pub const UNDO_ANOTHERS: &str = "take it back only if both players agree.";
+/// The button that takes back the other side's action in hot seat.
+pub const TAKE_IT_BACK: &str = "Take it back";
 
 /// Most reasons the End phase button's hover lists; the rest are counted.
 const BLOCKERS_SHOWN: usize = 6;
@@ -271,50 +312,13 @@ fn clicks_ui(ui: &mut Ui, s: &mut PlaySession) {
     });
 }
 
-fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
-    let mut toggled = false;
-    ui.horizontal(|ui| {
-        let (rect, _) = ui.allocate_exact_size(Vec2::splat(34.0), Sense::hover());
-        draw_counter(
-            ui.painter(),
-            style,
-            Rect::from_center_size(rect.center(), Vec2::splat(34.0)),
-            u,
-            false,
-            None,
-        );
-        ui.vertical(|ui| {
-            let title = if u.hidden && u.name == u.id {
-                format!("{} (face down)", u.kind.replace('_', " "))
-            } else {
-                u.name.clone()
-            };
-            let mut on = checked;
-            if ui
-                .checkbox(&mut on, RichText::new(title).strong())
-                .changed()
-            {
-                toggled = true;
-            }
-            let line = format!("{} {} {}", u.side, u.kind, style.face_text(u));
-            ui.label(line);
-            let mut extra: Vec<String> = u.flags.iter().cloned().collect();
-            extra.extend(u.vars.iter().map(|(k, v)| format!("{k} {v}")));
-            if !extra.is_empty() {
-                ui.small(extra.join(", "));
-            }
-        });
-    });
-    toggled
-}
-
 fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut MapView) {
     let Some(hex) = s.selected else {
         let listed = s.rules_said_whose_turn() && s.actions.as_ref().is_ok_and(|a| !a.is_empty());
-        if listed && !s.moving {
+        if listed && (!s.moving || s.pending_prompt().is_some()) {
             // a step that moves no unit (a set-up's placements, markers, a roll): what its
             // choices are, not how to move a stack
-            ui.label(s.click_help());
+            ui.label(s.click_help().as_ref());
             return;
         }
         ui.label("Click a stack to see where it can go; click a shaded hex to move it there. Hover any hex to see why the stack can't go there.");
@@ -352,7 +356,7 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
     }
     let mut toggle = None;
     for u in &units {
-        if unit_row(ui, style, u, s.picked.contains(&u.id)) {
+        if super::unit_row::unit_row(ui, style, u, s.picked.contains(&u.id)) {
             toggle = Some(u.id.clone());
         }
     }

@@ -4,7 +4,7 @@
 //! at a time and applies each answer that still fits the game. The UI thread itself runs no Lua.
 
 use super::worker::{Acted, Answer, Done, Job, LookAsk, Looked};
-use super::{queries, reason_text, PlaySession, Refusal};
+use super::{reason_text, PlaySession, Refusal};
 use kessel_core::action::Action;
 use kessel_core::error::Located;
 use kessel_core::event::Event;
@@ -54,13 +54,43 @@ impl PlaySession {
         if action.side.is_none() {
             action.side = self.deciding.clone();
         }
+        self.confirm_undo = false;
         self.wanted.changes.push_back(Change::Act(action));
     }
 
     /// Takes back a person's last decision with the computer's moves made after it, so the
     /// computer does not simply play them again (with nobody human, one move).
     pub fn undo_decision(&mut self) {
+        self.confirm_undo = false;
         self.wanted.changes.push_back(Change::Undo);
+    }
+
+    /// The side whose action Undo action would take back, when in hot seat it is not the side at
+    /// the screen's: the player there could take back the other's roll, or the move the other
+    /// just made, unasked. `None` with one person at the screen (a take-back against the
+    /// computer is theirs to make), with no side at the screen, and when the last action is the
+    /// viewer's own.
+    pub fn undo_takes_anothers(&self) -> Option<String> {
+        let humans = (self.sides_in_play().iter())
+            .filter(|side| self.seats.player(side) == super::computer::Player::Human)
+            .count();
+        if humans < 2 {
+            return None;
+        }
+        // no side at the screen (the game over, a step no side decides): both players are
+        let viewer = self.viewer()?;
+        let last = self.engine.log().last()?.action.side.clone()?;
+        (viewer != last).then_some(last)
+    }
+
+    /// Undo action as a player asks it (the button, Ctrl+Z): in hot seat, an action of the other
+    /// side's is taken back only once asked again, after the panel has said whose it is.
+    pub fn request_undo(&mut self) {
+        if self.undo_takes_anothers().is_some() && !self.confirm_undo {
+            self.confirm_undo = true;
+            return;
+        }
+        self.undo_decision();
     }
 
     /// Tries the rules as they are now on disk on the rules' thread first (a rules file that
@@ -386,7 +416,7 @@ impl PlaySession {
                 self.rules.adopted(self.engine.revision());
                 self.refusal = None;
                 self.error = None;
-                let what = queries::describe_action(&action);
+                let what = self.describe(&action);
                 let notes = events
                     .iter()
                     .filter(|e| matches!(e, Event::Note { .. }))
@@ -405,7 +435,7 @@ impl PlaySession {
             }
             Acted::Refused { action, reasons } => {
                 self.rules.out_of_step();
-                let what = queries::describe_action(&action);
+                let what = self.describe(&action);
                 self.message = Some((format!("refused: {what}"), true));
                 self.refusal = Some(Refusal { what, reasons });
             }
@@ -414,7 +444,7 @@ impl PlaySession {
                 self.rules.out_of_step();
                 let what = action
                     .as_ref()
-                    .map_or_else(String::new, queries::describe_action);
+                    .map_or_else(String::new, |a| self.describe(a));
                 let text = if stopped {
                     format!("you stopped the rules on: {what} (the game is unchanged)")
                 } else {
@@ -456,7 +486,7 @@ impl PlaySession {
                 let what = if withheld {
                     format!("{} (withheld)", action.kind)
                 } else {
-                    queries::describe_action(&action)
+                    self.describe(&action)
                 };
                 self.message = Some((format!("computer: {what}"), false));
                 self.refresh();

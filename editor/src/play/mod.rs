@@ -163,6 +163,20 @@ pub struct PlaySession {
     /// The Attack clicks gave way to a decision the rules wait for (see `fit_clicks`): they
     /// come back with the next attack offered in the same phase.
     attack_after_decision: bool,
+    /// In hot seat, Undo action was asked for an action of the other side's: the panel asks
+    /// whether both players agree before it is taken back (see [`PlaySession::request_undo`]).
+    pub confirm_undo: bool,
+}
+
+impl PlaySession {
+    /// An action in the log's words: its units by their names ("29 Pz Rgt (12 Pz)"), not their
+    /// ids (the choice buttons and the status bar read "units g-12pz-pz" beside a log that named
+    /// the counters).
+    pub fn describe(&self, a: &Action) -> String {
+        queries::describe_action_named(a, &|id| {
+            (self.units.get(id)).and_then(crate::panels::log::unit_log_name)
+        })
+    }
 }
 
 impl PlaySession {
@@ -239,6 +253,7 @@ impl PlaySession {
             hover_sent: None,
             last_phase: None,
             attack_after_decision: false,
+            confirm_undo: false,
         };
         s.refresh();
         s

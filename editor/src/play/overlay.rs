@@ -2,7 +2,7 @@
 //! moves and the like, as destinations), reinforcements due, the attack being declared, the
 //! previewed action and the explanation of the hovered hex.
 
-use super::queries::{action_hexes, action_units, describe_action};
+use super::queries::{action_hexes, action_units};
 use super::{Interaction, PlaySession};
 use crate::map_view::Overlay;
 use kessel_core::action::Action;
@@ -31,7 +31,7 @@ impl PlaySession {
         }
         if self.interaction == Interaction::Move {
             for (h, a) in self.choices_on_map() {
-                o.choices.entry(h).or_default().push(describe_action(&a));
+                o.choices.entry(h).or_default().push(self.describe(&a));
             }
         }
         o.entries = self.entries_due();
@@ -41,7 +41,7 @@ impl PlaySession {
             } else if let Some(list) = o.choices.get(&h) {
                 o.tooltip = Some((h, format!("{} — click to take it", list.join("; "))));
             } else if let Some(a) = self.hex_choice_at(h) {
-                o.tooltip = Some((h, format!("{} — click to take it", describe_action(&a))));
+                o.tooltip = Some((h, format!("{} — click to take it", self.describe(&a))));
             }
         }
         o
@@ -53,8 +53,9 @@ impl PlaySession {
         let h = self.hovered?;
         match self.hovered_text() {
             Some(t) => Some(t.to_string()),
-            None => (self.hex_choice_at(h))
-                .map(|a| format!("{} — click to take it", describe_action(&a))),
+            None => {
+                (self.hex_choice_at(h)).map(|a| format!("{} — click to take it", self.describe(&a)))
+            }
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::PlaySession;
 use kessel_core::state::Value;
+use std::borrow::Cow;
 
 /// What play-test says once the game has ended: nothing is left to click on the map.
 pub const OVER_HELP: &str = "The game is over. New game plays it again (another seed for other rolls); in a campaign, Next game goes on.";
@@ -33,15 +34,24 @@ impl PlaySession {
     /// legal action moves units; declaring an attack with the Attack clicks; else taking the
     /// step's choices (a set-up's placements, markers), from the list or, for units on the map,
     /// from the hexes their choices lead to.
-    pub fn click_help(&self) -> &'static str {
+    pub fn click_help(&self) -> Cow<'static, str> {
         if self.engine.state().finished {
-            return self.over_help();
+            return self.over_help().into();
+        }
+        // a loss or a retreat to decide was told "no unit moves in this step: take its choices
+        // (placing units or markers, say)", which named everything but the decision
+        if let Some(help) = self
+            .rules_said_whose_turn()
+            .then(|| self.decision_help())
+            .flatten()
+        {
+            return help.into();
         }
         if !self.rules_said_whose_turn() || self.moving {
-            return MOVE_HELP;
+            return MOVE_HELP.into();
         }
         if self.interaction == super::Interaction::Attack {
-            return "Click your stacks to add attackers, then the enemy stack to attack; the odds show on the right.";
+            return "Click your stacks to add attackers, then the enemy stack to attack; the odds show on the right.".into();
         }
         let on_map = self
             .acting
@@ -49,19 +59,33 @@ impl PlaySession {
             .any(|id| self.units.get(id).is_some_and(|u| u.hex().is_some()));
         if self.hex_choices_iter().next().is_some() {
             // (an air marker's placement was a button among a thousand in the list)
-            return "Click a hex to take the choice the rules offer there (hover shows it); on a stack, click it, then take it in the panel. Or take one from the Choices list.";
+            return "Click a hex to take the choice the rules offer there (hover shows it); on a stack, click it, then take it in the panel. Or take one from the Choices list.".into();
         }
         if on_map {
             // (not "no unit moves": a rule's own one-hex move, Pegasus Bridge's `pbx move`, is
             // such a choice, and the help said no unit moves beside 42 of them)
-            "Click a stack to mark the hexes its choices lead to, then a marked hex to take one, or take one from the Choices list."
+            "Click a stack to mark the hexes its choices lead to, then a marked hex to take one, or take one from the Choices list.".into()
         } else if self.actions.as_ref().is_ok_and(|a| a.len() == 1) {
             // a step whose one choice is to end it read "placing units or markers, say", and a
             // newcomer looked for units to place
-            ONE_CHOICE_HELP
+            ONE_CHOICE_HELP.into()
         } else {
-            "No unit moves in this step: take its choices (placing units or markers, say) from the Choices list."
+            "No unit moves in this step: take its choices (placing units or markers, say) from the Choices list.".into()
         }
+    }
+
+    /// What to do while the rules wait for a decision (a loss, a retreat's path, an advance):
+    /// the decision in the rules' words, and where its choices are.
+    pub fn decision_help(&self) -> Option<String> {
+        let prompt = self.pending_prompt()?;
+        let on_map = if self.hex_choices_iter().next().is_some() {
+            " or click a hex marked on the map (hover shows the choice there)"
+        } else {
+            ""
+        };
+        Some(format!(
+            "The rules wait for a decision — {prompt}. Take it from the Choices list{on_map}."
+        ))
     }
 
     /// The current step, as players read it (`Red movement`).

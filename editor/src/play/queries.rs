@@ -545,6 +545,11 @@ pub fn describe_action_named(a: &Action, name: &dyn Fn(&str) -> Option<String>) 
         if k == "unit" && a.params.contains_key("units") {
             continue;
         }
+        // the word a player picked says itself: "choose · choice loss" read as a form's field
+        if k == "choice" && matches!(v, Value::String(_)) {
+            parts.push(text);
+            continue;
+        }
         if text.is_empty() {
             parts.push(k.replace('_', " "));
         } else {

@@ -6,7 +6,6 @@
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use kessel_editor::document::Document;
-use kessel_editor::play::queries::describe_action;
 use kessel_editor::play::PlayCommand;
 use kessel_editor::EditorApp;
 use kessel_test_support::{scratch, workspace_root};
@@ -95,7 +94,7 @@ fn german_decides(h: &mut Harness<'_, EditorApp>, moves_left: &mut usize) {
         let a = choice
             .or(a_move)
             .unwrap_or_else(|| panic!("the German has nothing to do in {step}"));
-        let label = describe_action(&a);
+        let label = (h.state().session.as_ref().expect("a game")).describe(&a);
         match h.query_by_label(&label) {
             Some(button) => button.click(),
             None => h.state_mut().apply_play(vec![PlayCommand::Act(a)]),

@@ -319,3 +319,62 @@ fn a_problem_shown_at_the_top_takes_one_line_below_the_map() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// In hot seat (both sides a person's) Undo action took back the other side's last action
+/// unasked: blue, at the screen after red's end of phase, could take red's move or roll back. It
+/// is taken back once the question naming whose action it is has been answered; blue's own
+/// action goes back at once.
+#[test]
+fn in_hot_seat_undo_asks_before_taking_back_the_other_sides_action() {
+    let dir = toy_copy("screens-hot-seat-undo");
+    let mut h = harness(&dir);
+    move_r1(&mut h);
+    for _ in 0..2 {
+        h.state_mut()
+            .apply_play(vec![PlayCommand::Act(Action::new("end_phase"))]);
+        h.run();
+    }
+    let log_len = |h: &egui_kittest::Harness<'_, EditorApp>| {
+        h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .engine
+            .log()
+            .len()
+    };
+    let (before, hash) = (log_len(&h), game_hash(h.state()));
+    assert_eq!(
+        h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .viewer()
+            .as_deref(),
+        Some("blue"),
+        "blue is at the screen"
+    );
+    h.get_by_label("Undo action").click();
+    h.run();
+    assert_eq!(game_hash(h.state()), hash, "nothing taken back unasked");
+    h.get_by_label_contains("was the red's, not yours");
+    super::picture(&mut h, "hot-seat-undo");
+    h.get_by_label("Keep it").click();
+    h.run();
+    assert!(h.query_by_label_contains("not yours").is_none());
+    assert_eq!(log_len(&h), before);
+    // Ctrl+Z asks the same
+    h.state_mut().apply_play(vec![PlayCommand::Undo]);
+    h.run();
+    h.get_by_label(kessel_editor::panels::play::TAKE_IT_BACK)
+        .click();
+    h.run();
+    assert_eq!(log_len(&h), before - 1, "taken back once agreed");
+    assert!(h.query_by_label_contains("not yours").is_none());
+    // red at the screen again takes back its own action at once
+    h.get_by_label("Undo action").click();
+    h.run();
+    assert_eq!(log_len(&h), before - 2);
+    assert_eq!(unit_hex(&h, "r1").as_deref(), Some("0303"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

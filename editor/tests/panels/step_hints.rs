@@ -152,7 +152,7 @@ fn the_mode_help_says_what_clicks_do_in_the_step() {
     );
     assert!(setup_help.contains("Choices list"), "{setup_help}");
     assert_eq!(
-        h.query_all_by_label(setup_help).count(),
+        h.query_all_by_label(&setup_help).count(),
         2,
         "the mode's help and the panel"
     );
@@ -573,4 +573,141 @@ fn the_score_now_is_shown_under_what_the_rules_say_about_the_game() {
     h.get_by_label("german vp: 0");
     h.get_by_label_contains("level: ");
     picture_if_asked(&mut h, "game-queries");
+}
+
+/// A hot-seat play-through, at a loss-or-retreat result [9.6]: the help on the left said "no unit
+/// moves in this step: take its choices (placing units or markers, say)", the choice buttons read
+/// "choose · choice loss" and named units by their ids, and a unit's row listed the rules'
+/// bookkeeping (`t1v_0122`, `entered_at`, `mp_spent`) beside its values.
+#[test]
+fn a_loss_or_retreat_reads_in_a_players_words() {
+    let mut h = play(
+        "scenarios/pgg/campaign.toml",
+        &[
+            r#"{"kind":"end_setup"}"#,
+            r#"{"kind":"end_air_placement","side":"german"}"#,
+        ],
+    );
+    let pending_kind = |s: &kessel_editor::play::PlaySession| {
+        (s.engine.state().vars.get("pending"))
+            .and_then(|p| p.get("kind"))
+            .and_then(|k| k.as_str())
+            .map(str::to_string)
+    };
+    play_by_the_ai_until(&mut h, |s| {
+        pending_kind(s).as_deref() == Some("loss_or_retreat")
+    });
+    h.run_ok();
+    let (prompt, named) = {
+        let s = h.state().session.as_ref().expect("the game");
+        let prompt = s.pending_prompt().expect("a decision");
+        // the units the choices name that have names of their own
+        let named: Vec<(String, String)> = (s.actions.iter().flatten())
+            .flat_map(kessel_editor::play::queries::action_units)
+            .filter_map(|id| {
+                let u = s.units.get(&id)?;
+                (u.name != u.id).then(|| (u.id.clone(), u.name.clone()))
+            })
+            .collect();
+        (prompt, named)
+    };
+    // the help (on the left, and in the panel with nothing selected) says what is to decide
+    assert!(
+        h.query_all_by_label_contains(&format!("The rules wait for a decision — {prompt}"))
+            .count()
+            >= 1,
+        "the help names the decision"
+    );
+    assert!(
+        h.query_by_label_contains("placing units or markers")
+            .is_none(),
+        "no set-up's help at a loss or retreat"
+    );
+    // the buttons say the word picked, and units by their names
+    h.get_by_label("choose · loss");
+    h.get_by_label("choose · retreat");
+    assert!(h.query_by_label_contains("choice loss").is_none());
+    for (id, name) in &named {
+        assert!(
+            h.query_by_label_contains(&format!("units {id}")).is_none(),
+            "{id} is named {name}"
+        );
+        assert!(
+            h.query_all_by_label_contains(&format!("units {name}"))
+                .count()
+                >= 1,
+            "a button names {name}"
+        );
+    }
+    // the status bar says the attack just rolled as the log does: its units by their names
+    let attackers: Vec<String> = {
+        let s = h.state().session.as_ref().expect("the game");
+        let log = s.engine.log();
+        let last = log.last().expect("the attack");
+        assert_eq!(last.action.kind, "attack");
+        (kessel_editor::play::queries::action_units(&last.action).iter())
+            .filter_map(|id| s.units.get(id))
+            .filter_map(kessel_editor::panels::log::unit_log_name)
+            .collect()
+    };
+    let first = attackers.first().expect("a named attacker");
+    assert!(
+        h.query_all_by_label_contains(&format!("units {first}"))
+            .count()
+            >= 2,
+        "{first} is named in the log and in the status bar"
+    );
+    picture_if_asked(&mut h, "loss-or-retreat");
+    // a stack whose units carry the rules' bookkeeping: it is folded away from the rows
+    let (hex, data) = {
+        let s = h.state().session.as_ref().expect("the game");
+        let st = s.engine.state();
+        (st.units.iter())
+            .filter(|u| u.hex().is_some())
+            .find_map(|u| {
+                let data = (u.vars.keys().next().cloned()).or_else(|| {
+                    u.flags
+                        .iter()
+                        .find(|f| f.contains(char::is_numeric))
+                        .cloned()
+                })?;
+                Some((u.hex()?, data))
+            })
+            .expect("a unit on the map with a rules' variable or a flag holding data")
+    };
+    h.state_mut()
+        .session
+        .as_mut()
+        .expect("the game")
+        .select(hex);
+    let start = Instant::now();
+    loop {
+        h.step();
+        let s = h.state().session.as_ref().expect("the game");
+        if s.reach.is_some() && !s.rules_busy() {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no reach");
+    }
+    h.run_ok();
+    assert!(
+        h.query_by_label_contains(&data).is_none(),
+        "{data} is not in the unit's row"
+    );
+    let folds = h
+        .query_all_by_label_contains(kessel_editor::panels::unit_row::UNIT_DETAILS)
+        .count();
+    assert!(folds >= 1, "a details fold");
+    for i in 0..folds {
+        h.query_all_by_label_contains(kessel_editor::panels::unit_row::UNIT_DETAILS)
+            .nth(i)
+            .expect("the fold")
+            .click();
+        h.run_ok();
+    }
+    assert!(
+        h.query_all_by_label_contains(&data).count() >= 1,
+        "{data} under the fold"
+    );
+    picture_if_asked(&mut h, "unit-details");
 }
