@@ -170,8 +170,8 @@ pub fn record_lines(fields: &kessel_core::state::Value) -> Vec<String> {
         }
     }
     // any other table in words, not JSON (the score's objectives read
-    // `{"hexes":[{"hex":"0412","side":"soviet"}],"name":"Vitebsk","vp":10}`): led by its `name`,
-    // then each field; a table of plain values is its values ("0412 soviet")
+    // `{"hexes":[{"hex":"0412","side":"blue"}],"name":"Mill","vp":10}`): led by its `name`,
+    // then each field; a table of plain values is its values ("0412 blue")
     fn compact(o: &serde_json::Map<String, Value>) -> String {
         let plain = o.values().all(|v| !v.is_array() && !v.is_object());
         let rest = o.iter().filter(|(k, _)| k.as_str() != "name" || plain);
@@ -232,7 +232,7 @@ pub fn unit_log_name(u: &kessel_core::state::Unit) -> Option<String> {
     })
 }
 
-/// Where an entry's action left the game, when it moved the clock: "Turn 1 · German Combat
+/// Where an entry's action left the game, when it moved the clock: "Turn 1 · Red Combat
 /// Phase" (a game record read "95. end phase" and nothing of the phase it led to: that was
 /// folded among the events as "clock: turn 1, step 5"). `mode` is the sequence being walked,
 /// followed through the log.
@@ -460,7 +460,7 @@ mod tests {
     fn the_log_names_a_unit_by_its_name_and_formation_but_never_by_a_hidden_id() {
         use kessel_core::state::Unit;
         let unit = |id: &str, name: &str, formation: Option<&str>| {
-            let mut u = Unit::new(id, "german", "panzer");
+            let mut u = Unit::new(id, "red", "tank");
             u.name = name.into();
             u.formation = formation.map(str::to_string);
             u
@@ -515,12 +515,9 @@ mod tests {
         );
         // tables of tables in words, not JSON
         let lines = record_lines(&json!({
-            "objectives": [{"name": "Vitebsk", "vp": 10,
-                "hexes": [{"hex": "0412", "side": "soviet"}, {"hex": "0513"}]}],
+            "objectives": [{"name": "Mill", "vp": 10,
+                "hexes": [{"hex": "0412", "side": "blue"}, {"hex": "0513"}]}],
         }));
-        assert_eq!(
-            lines,
-            ["objectives: Vitebsk: hexes 0412 soviet, 0513; vp 10"]
-        );
+        assert_eq!(lines, ["objectives: Mill: hexes 0412 blue, 0513; vp 10"]);
     }
 }

@@ -141,8 +141,8 @@ impl PlaySession {
                     .filter(|d| step.side.as_ref() != Some(*d))
                 {
                     t.push_str(&format!(" · {d} to decide"));
-                    // and what, when no prompt says it (the German's initial air markers read
-                    // "german to decide" and nothing of markers)
+                    // and what, when no prompt says it (a side placing markers in another
+                    // side's step read "<side> to decide" and nothing of markers)
                     if let (None, None, Some(kinds)) =
                         (&now, self.pending_prompt(), self.few_kinds_offered())
                     {
