@@ -293,24 +293,7 @@ fn a_stack_whose_choices_mark_hexes_is_not_told_no_hex_is_reachable() {
             .to_string();
         state.unit(&unit).and_then(|u| u.hex()).expect("on the map")
     };
-    h.state_mut()
-        .session
-        .as_mut()
-        .expect("the game")
-        .select(hex);
-    let start = Instant::now();
-    loop {
-        h.step();
-        let s = h.state().session.as_ref().expect("the game");
-        if s.reach.is_some() && !s.rules_busy() {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no reach worked out"
-        );
-    }
-    h.run_ok();
+    select_and_wait_for_reach(&mut h, hex);
     let s = h.state().session.as_ref().expect("the game");
     assert!(
         !s.choices_on_map().is_empty(),
@@ -357,24 +340,7 @@ fn a_standing_army_s_whole_stack_says_why_it_may_not_move() {
         .map
         .parse("2216")
         .expect("the 16th Army's hex");
-    h.state_mut()
-        .session
-        .as_mut()
-        .expect("the game")
-        .select(hex);
-    let start = Instant::now();
-    loop {
-        h.step();
-        let s = h.state().session.as_ref().expect("the game");
-        if s.reach.is_some() && !s.rules_busy() {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no reach worked out"
-        );
-    }
-    h.run_ok();
+    select_and_wait_for_reach(&mut h, hex);
     let line = h
         .query_by_label_contains("No hex is reachable: ")
         .expect("the panel says why no hex is reachable")
@@ -426,6 +392,28 @@ fn the_greyed_end_phase_says_why_the_phase_cant_end() {
     );
     h.get_by_label_contains("… and ");
     picture_if_asked(&mut h, "end-phase-why");
+}
+
+/// Selects the stack in `hex` and steps the editor until the rules have worked out its reach.
+fn select_and_wait_for_reach(h: &mut Harness<'_, EditorApp>, hex: kessel_core::hex::Hex) {
+    h.state_mut()
+        .session
+        .as_mut()
+        .expect("the game")
+        .select(hex);
+    let start = Instant::now();
+    loop {
+        h.step();
+        let s = h.state().session.as_ref().expect("the game");
+        if s.reach.is_some() && !s.rules_busy() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no reach worked out"
+        );
+    }
+    h.run_ok();
 }
 
 /// With `KESSEL_SHOTS=DIR`, the harness's picture to `DIR/NAME.png` (to look at, not compared).
@@ -513,21 +501,7 @@ fn a_decision_in_a_combat_phase_is_taken_with_the_move_clicks() {
             .next()
             .expect("a unit on the map")
     };
-    h.state_mut()
-        .session
-        .as_mut()
-        .expect("the game")
-        .select(hex);
-    let start = Instant::now();
-    loop {
-        h.step();
-        let s = h.state().session.as_ref().expect("the game");
-        if s.reach.is_some() && !s.rules_busy() {
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "no reach");
-    }
-    h.run_ok();
+    select_and_wait_for_reach(&mut h, hex);
     assert!(
         matches!(&h.state().session.as_ref().expect("the game").reach, Some(Ok(r)) if !r.refused.is_empty()),
         "the rules refuse the stack a move"
@@ -655,21 +629,7 @@ fn a_loss_or_retreat_reads_in_a_players_words() {
             })
             .expect("a unit on the map with a rules' variable or a flag holding data")
     };
-    h.state_mut()
-        .session
-        .as_mut()
-        .expect("the game")
-        .select(hex);
-    let start = Instant::now();
-    loop {
-        h.step();
-        let s = h.state().session.as_ref().expect("the game");
-        if s.reach.is_some() && !s.rules_busy() {
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "no reach");
-    }
-    h.run_ok();
+    select_and_wait_for_reach(&mut h, hex);
     assert!(
         h.query_by_label_contains(&data).is_none(),
         "{data} is not in the unit's row"

@@ -158,7 +158,7 @@ fn objectives_of(
         let given_name = text_field(&t, "name", &what)?;
         let (name, hexes) = match (place, listed) {
             (Some(p), None) => {
-                let Some(found) = map.places.iter().find(|pl| pl.name == p) else {
+                let Some(found) = map.place(&p) else {
                     let names: Vec<String> = map.places.iter().map(|pl| pl.name.clone()).collect();
                     return Err(bad(format!(
                         "no place `{}` on the map{}",
