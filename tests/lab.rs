@@ -473,7 +473,7 @@ fn against_ai_plays_the_same_seeds_with_other_players_and_pairs_them() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains("8 seeds (1..8) × 2 profiles"),
+        r.stdout.contains("8 seeds (1..8) × 2 arms") && !r.stdout.contains("× 2 profiles"),
         "{}",
         r.stdout
     );

@@ -29,6 +29,15 @@ fn the_third_system_checks_and_its_rule_tests_pass() {
         readme.contains(&promised),
         "the README's `kessel test` line should say `{promised}`"
     );
+    // its `tests/helpers.lua` is a module the test files require, and is listed as one
+    let listed = kessel(&["test", DIR]);
+    assert!(
+        listed
+            .stdout
+            .contains("third-system/tests/helpers.lua (no tests)"),
+        "{}",
+        listed.stdout
+    );
 }
 
 /// A private copy of the example whose scenario text is changed by `edit`; its scenario's path.

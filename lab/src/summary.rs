@@ -462,9 +462,16 @@ pub fn text(all: &Data, s: &Summary) -> String {
     let data = &usual;
     let mut out = String::new();
     let h = &data.header;
+    // With `--against-ai` the arms may share one profile and differ by their players: calling
+    // them "2 profiles" then read as if a second profile had been played.
+    let arm_word = if h.profiles.iter().any(|p| !p.players.is_empty()) {
+        "arm"
+    } else {
+        "profile"
+    };
     let _ = writeln!(
         out,
-        "{}: {} game{}, {} × {} profile{}",
+        "{}: {} game{}, {} × {} {arm_word}{}",
         shown(&h.scenario.name),
         data.games.len(),
         plural(data.games.len()),

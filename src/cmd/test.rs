@@ -383,7 +383,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         // with a filter, a file none of whose tests match is not listed
         if !args.quiet && (args.filter.is_none() || !names.is_empty()) {
-            let count = if names.len() == all {
+            // a module the test files `require` (a `helpers.lua`) declares none: "(0 tests)"
+            // read as if its tests had gone missing
+            let count = if all == 0 {
+                "no tests".to_string()
+            } else if names.len() == all {
                 super::count(all, "test", "tests")
             } else {
                 format!("{} of {}", names.len(), super::count(all, "test", "tests"))
