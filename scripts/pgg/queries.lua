@@ -195,7 +195,7 @@ end
 
 kessel.queries.declare{
   id = "odds", rule = "9.3",
-  description = "A proposed attack: attack and defence totals with every modifier and its rule case [9.3] [7.3] "
+  description = "A proposed attack (or, with overrun=true, an overrun [6.5]): attack and defence totals with every modifier and its rule case [9.3] [7.3] "
     .. "[10.36] [11.3], the odds column [9.4], the chance of each result [9.5], and why it would be refused",
   params = {
     units = { type = "units", description = "the attacking units (leaders included)" },
