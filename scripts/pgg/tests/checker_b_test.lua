@@ -250,3 +250,21 @@ kessel.test("case_15_a_position_set_mid_game_gives_city_owners_and_what_the_germ
   end_phases_until("german_movement")
   expect.eq(kessel.queries.ask("score").soviet_vp, 2)
 end)
+
+-- [13.3] [6.3] A German air marker on a rail hex costs a Soviet unit entering it by ordinary
+-- movement the usual +1 (the +4 is the rail move's), and a rail move may not start in a hex of an
+-- enemy zone.
+kessel.test("case_13_3_a_marked_rail_hex_entered_on_foot_costs_one_more", function()
+  local rail = {}
+  for c = 1, 20 do rail[#rail + 1] = string.format("%02d02", c) end
+  kessel.setup{
+    map = { columns = 20, rows = 4, links = { { kind = "railway", path = rail } } },
+    turn = 5, step = "soviet_movement", run_step_start = true,
+    units = { rifle("a", "1202"), leader("l", "1302", 4), rifle("z", "0502"), leader("l2", "0602", 3), inf("g", "0401") },
+    markers = { { kind = "air_interdiction", side = "german", at = "1102" } },
+  }
+  expect.accepted(kessel.act{ kind = "move", units = { "a" }, path = { "1102" } })
+  expect.eq(kessel.queries.ask("mp_left", { unit = "a" }).spent, 2, "1 for the clear hex, 1 for the marker")
+  local ok, reasons = kessel.act{ kind = "rail_move", units = { "z" }, path = { "0602", "0702", "0802" } }
+  expect.refused(ok, reasons, "6.3", "may not start in an enemy ZOC")
+end)
