@@ -177,7 +177,7 @@ end
 -- The odds column at one extreme of what the untried units may prove [12.2]: the attackers' worst
 -- and the defence's best (`worst` true), or the other way. A side left with no strength has no die
 -- rolled [9.4] [12.3]: "no roll".
-local function extreme(units, hexes, targets, worst)
+local function extreme(units, hexes, targets, worst, overrun)
   local attackers = as_proved(units, "attack", worst, {})
   local per, taken = {}, {}
   for _, h in ipairs(targets) do
@@ -186,7 +186,7 @@ local function extreme(units, hexes, targets, worst)
     if not per[h] then return nil end
   end
   if not attackers then return nil end
-  local att = K.attack_total(attackers, {})
+  local att = K.attack_total(attackers, { overrun = overrun })
   local def = K.defence_of(targets, { attacker_hexes = hexes, units = per })
   local label = "no roll"
   if att > 0 and def > 0 then label = kessel.tables.odds(K.CRT, att, def).label end
@@ -195,11 +195,13 @@ end
 
 kessel.queries.declare{
   id = "odds", rule = "9.3",
-  description = "A proposed attack: attack and defence totals with every modifier and its rule case [9.3] [7.3] "
+  description = "A proposed attack (or, with overrun=true, an overrun [6.5]): attack and defence totals with every modifier and its rule case [9.3] [7.3] "
     .. "[10.36] [11.3], the odds column [9.4], the chance of each result [9.5], and why it would be refused",
   params = {
     units = { type = "units", description = "the attacking units (leaders included)" },
     targets = { type = "hexes", description = "the defending hex or hexes [9.23]" },
+    overrun = { type = "bool", optional = true,
+      description = "ask about an overrun in a Movement Phase: one defending hex, the attack halved [6.5]" },
   },
   fn = function(args)
     -- the query is asked about any units, in any phase (`kessel query`, scripts, the editor): a
@@ -217,7 +219,9 @@ kessel.queries.declare{
     end
     if #args.units == 0 then own[#own + 1] = C.reason("9.1", "an attack needs attacking units") end
     if #args.targets == 0 then own[#own + 1] = C.reason("9.1", "an attack needs at least one defending hex") end
-    local att, amods = K.attack_total(units, {})
+    -- [6.5] an overrun is the same sums, halved after all the others, with the overrun's checks
+    local overrun = args.overrun == true
+    local att, amods = K.attack_total(units, { overrun = overrun })
     local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })
     -- [12] [12.2] nobody knows an untried unit's strength until the attack reveals it: the totals
     -- count it as 0, and the answer says so (`exact`, `untried`, a modifier per unit)
@@ -256,7 +260,7 @@ kessel.queries.declare{
     -- attacker), and the chances only when both ends fall in one column.
     local worst, best
     if #untried > 0 then
-      local ws, bs = extreme(units, hexes, args.targets, true), extreme(units, hexes, args.targets, false)
+      local ws, bs = extreme(units, hexes, args.targets, true, overrun), extreme(units, hexes, args.targets, false, overrun)
       worst, best = ws, bs
       local range = "unknown"
       if ws and bs then range = ws.label == bs.label and ws.label or (ws.label .. " to " .. bs.label) end
@@ -276,7 +280,15 @@ kessel.queries.declare{
     end
     local refusals, said = {}, {}
     for _, r in ipairs(own) do refusals[#refusals + 1] = r; said[r.message] = true end
-    for _, r in ipairs(K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })) do
+    local checks
+    if overrun and #args.targets > 1 then
+      checks = { C.reason("6.5", "an overrun attacks one hex, not %d", #args.targets) }
+    elseif overrun then
+      checks = require("rules.overrun").reasons{ kind = "overrun", units = args.units, target = args.targets[1] }
+    else
+      checks = K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })
+    end
+    for _, r in ipairs(checks) do
       if not said[r.message] then refusals[#refusals + 1] = r; said[r.message] = true end
     end
     return {

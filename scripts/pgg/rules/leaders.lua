@@ -239,7 +239,10 @@ local function evac_reasons(a)
   if C.phasing() ~= C.SOVIET or not C.in_movement_phase() then
     return C.reason("10.4", "a leader is evacuated in the Soviet Movement Phase (%s)", tostring(a.leader))
   end
-  local l = kessel.units.get(a.leader or "")
+  if a.leader == nil then
+    return C.reason("10.4", "name the leader to evacuate: evacuate{leader=id}")
+  end
+  local l = kessel.units.get(a.leader)
   if not l or not C.is_leader(l) or l.side ~= C.SOVIET or not C.on_map(l) then
     return C.reason("10.4", "only a Soviet leader on the map may be evacuated (`%s` is not one)", tostring(a.leader))
   end
@@ -267,7 +270,7 @@ local function evac_reasons(a)
 end
 
 kessel.action{
-  kind = "evacuate", rule = "10.4", description = "evacuate a cut-off Soviet leader (optional rule)",
+  kind = "evacuate", rule = "10.4", description = "evacuate a cut-off Soviet leader (optional rule): evacuate{leader=id}",
   validate = C.sided(evac_reasons),
   apply = function(a)
     local l = kessel.units.get(a.leader)

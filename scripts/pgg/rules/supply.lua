@@ -89,8 +89,13 @@ local function german_supplied(ctx, u)
   end
   local cost = mp[u.hex]
   if cost then return true, string.format("%s MP from the west edge", C.mp(cost)), "11.1" end
+  local sources = kessel.map.tagged("road_supply_source")
+  if #sources == 0 then
+    -- (a map of a test or a scenario of one's own may have no supply road at all)
+    return false, "no line free of Soviet units and ZOC within 20 MP of the west edge, and no supply road (the map tags no road_supply_source hex) [11.1]", "11.1"
+  end
   return false, string.format("no line free of Soviet units and ZOC within 20 hexes of a road to %s, nor within 20 MP of the west edge [11.1]",
-    table.concat(kessel.map.tagged("road_supply_source"), "/")), "11.1"
+    table.concat(sources, "/")), "11.1"
 end
 
 -- The Soviet supply context: every hex within the radius of a leader with a line of supply.
