@@ -177,7 +177,7 @@ end
 -- The odds column at one extreme of what the untried units may prove [12.2]: the attackers' worst
 -- and the defence's best (`worst` true), or the other way. A side left with no strength has no die
 -- rolled [9.4] [12.3]: "no roll".
-local function extreme(units, hexes, targets, worst, overrun)
+local function extreme(units, hexes, targets, worst, actx)
   local attackers = as_proved(units, "attack", worst, {})
   local per, taken = {}, {}
   for _, h in ipairs(targets) do
@@ -186,7 +186,7 @@ local function extreme(units, hexes, targets, worst, overrun)
     if not per[h] then return nil end
   end
   if not attackers then return nil end
-  local att = K.attack_total(attackers, { overrun = overrun })
+  local att = K.attack_total(attackers, actx)
   local def = K.defence_of(targets, { attacker_hexes = hexes, units = per })
   local label = "no roll"
   if att > 0 and def > 0 then label = kessel.tables.odds(K.CRT, att, def).label end
@@ -195,13 +195,14 @@ end
 
 kessel.queries.declare{
   id = "odds", rule = "9.3",
-  description = "A proposed attack (or, with overrun=true, an overrun [6.5]): attack and defence totals with every modifier and its rule case [9.3] [7.3] "
-    .. "[10.36] [11.3], the odds column [9.4], the chance of each result [9.5], and why it would be refused",
+  description = "A proposed attack (or, with overrun=true, overrun [6.5]): attack and defence totals with every "
+    .. "modifier and its rule case [9.3] [7.3] [10.36] [11.3], the odds column [9.4], the chance of each result [9.5], "
+    .. "and why it would be refused",
   params = {
     units = { type = "units", description = "the attacking units (leaders included)" },
     targets = { type = "hexes", description = "the defending hex or hexes [9.23]" },
     overrun = { type = "bool", optional = true,
-      description = "ask about an overrun in a Movement Phase: one defending hex, the attack halved [6.5]" },
+      description = "answer for an overrun of the one target hex now: attack halved last, the overrun's MP cost and refusals [6.5]" },
   },
   fn = function(args)
     -- the query is asked about any units, in any phase (`kessel query`, scripts, the editor): a
@@ -219,9 +220,11 @@ kessel.queries.declare{
     end
     if #args.units == 0 then own[#own + 1] = C.reason("9.1", "an attack needs attacking units") end
     if #args.targets == 0 then own[#own + 1] = C.reason("9.1", "an attack needs at least one defending hex") end
-    -- [6.5] an overrun is the same sums, halved after all the others, with the overrun's checks
+    -- [6.5] an overrun is the same sum halved after every other modifier, so a player sees its
+    -- column before the die is rolled, as he does an attack's
     local overrun = args.overrun == true
-    local att, amods = K.attack_total(units, { overrun = overrun })
+    local actx = overrun and { overrun = true } or {}
+    local att, amods = K.attack_total(units, actx)
     local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })
     -- [12] [12.2] nobody knows an untried unit's strength until the attack reveals it: the totals
     -- count it as 0, and the answer says so (`exact`, `untried`, a modifier per unit)
@@ -260,7 +263,7 @@ kessel.queries.declare{
     -- attacker), and the chances only when both ends fall in one column.
     local worst, best
     if #untried > 0 then
-      local ws, bs = extreme(units, hexes, args.targets, true, overrun), extreme(units, hexes, args.targets, false, overrun)
+      local ws, bs = extreme(units, hexes, args.targets, true, actx), extreme(units, hexes, args.targets, false, actx)
       worst, best = ws, bs
       local range = "unknown"
       if ws and bs then range = ws.label == bs.label and ws.label or (ws.label .. " to " .. bs.label) end
@@ -280,15 +283,20 @@ kessel.queries.declare{
     end
     local refusals, said = {}, {}
     for _, r in ipairs(own) do refusals[#refusals + 1] = r; said[r.message] = true end
-    local checks
-    if overrun and #args.targets > 1 then
-      checks = { C.reason("6.5", "an overrun attacks one hex, not %d", #args.targets) }
-    elseif overrun then
-      checks = require("rules.overrun").reasons{ kind = "overrun", units = args.units, target = args.targets[1] }
+    local theirs, cost
+    if overrun then
+      if #args.targets > 1 then
+        refusals[#refusals + 1] = C.reason("6.5", "an overrun attacks one hex, not %d", #args.targets)
+      end
+      theirs = {}
+      if args.targets[1] then
+        theirs = require("rules.overrun").reasons({ kind = "overrun", units = args.units, target = args.targets[1] })
+        if units[1] then cost = require("rules.overrun").cost(units[1].side, args.targets[1]) end
+      end
     else
-      checks = K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })
+      theirs = K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })
     end
-    for _, r in ipairs(checks) do
+    for _, r in ipairs(theirs) do
       if not said[r.message] then refusals[#refusals + 1] = r; said[r.message] = true end
     end
     return {
@@ -297,6 +305,7 @@ kessel.queries.declare{
       distribution = distribution,
       legal = #refusals == 0, reasons = refusals,
       exact = #untried == 0, untried = untried, worst = worst, best = best,
+      overrun = overrun, cost = cost,
     }
   end,
 }

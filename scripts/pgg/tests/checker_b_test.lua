@@ -144,7 +144,7 @@ end)
 -- the overrun's roll is made on, and the overrun's refusals (a Movement Phase, one hex); against
 -- face-down defenders the range they may prove is taken at the halved strength. Without the flag
 -- the answer is the Combat Phase attack's, which a checker in a Movement Phase would misread.
-kessel.test("case_6_5_the_odds_query_answers_for_an_overrun", function()
+kessel.test("case_6_5_the_odds_query_for_an_overrun_checks_it_as_an_overrun", function()
   local function position(step, face_down)
     local units = { pz("p1", "0403", "7pz"), rmot("p2", "0403", "7pz"), rmot("p3", "0403", "7pz"), leader("l", "0803", 4) }
     if face_down then
