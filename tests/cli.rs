@@ -1167,6 +1167,8 @@ fn info_lists_the_vocabulary_as_text_and_json() {
         // unit types and tables in words, not the declarations' JSON
         "Rifle division: side soviet, class infantry, movement 6",
         "crt            results, ratio odds: 12 columns (1-3 to 10-1), rolls 1 to 6",
+        // a query's optional parameter bracketed, its required ones not
+        "[overrun=<bool>] targets=<hexes> units=<units>",
     ] {
         assert!(r.stdout.contains(needle), "missing {needle}: {}", r.stdout);
     }

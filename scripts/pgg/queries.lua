@@ -208,21 +208,27 @@ kessel.queries.declare{
     -- the query is asked about any units, in any phase (`kessel query`, scripts, the editor): a
     -- unit off the map takes no part in the totals and is named in a reason [9.1], and so are
     -- empty lists, whatever the phase; the attack's own checks (which stop at the phase) follow
+    -- (an overrun's own checks [6.5] name a unit off the map: said once, under 6.5)
+    local overrun = args.overrun == true
+    local what, case = "an attack", "9.1"
+    if overrun then what, case = "an overrun", "6.5" end
     local units, hexes, seen, own = {}, {}, {}, {}
     for _, id in ipairs(args.units) do
       local u = unit_of(id)
       if C.on_map(u) then
         units[#units + 1] = u
         if not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
-      else
+      elseif not overrun then
         own[#own + 1] = C.reason("9.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
       end
     end
-    if #args.units == 0 then own[#own + 1] = C.reason("9.1", "an attack needs attacking units") end
-    if #args.targets == 0 then own[#own + 1] = C.reason("9.1", "an attack needs at least one defending hex") end
+    -- (the attack's wording is its checks' own [9.1], so that each is said once)
+    if #args.units == 0 then own[#own + 1] = C.reason(case, "%s needs attacking units", what) end
+    if #args.targets == 0 then
+      own[#own + 1] = C.reason(case, "%s needs %s defending hex", what, overrun and "a" or "at least one")
+    end
     -- [6.5] an overrun is the same sum halved after every other modifier, so a player sees its
     -- column before the die is rolled, as he does an attack's
-    local overrun = args.overrun == true
     local actx = overrun and { overrun = true } or {}
     local att, amods = K.attack_total(units, actx)
     local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })

@@ -403,7 +403,12 @@ fn text(info: &Value) -> String {
                     o.iter()
                         .map(|(n, p)| {
                             let n = kessel_core::error::printable_name(n);
-                            format!("{n}=<{}>", str_of(&p["type"]))
+                            // an optional one bracketed, as usage lines show them
+                            if p["optional"].as_bool() == Some(true) {
+                                format!("[{n}=<{}>]", str_of(&p["type"]))
+                            } else {
+                                format!("{n}=<{}>", str_of(&p["type"]))
+                            }
                         })
                         .collect()
                 })

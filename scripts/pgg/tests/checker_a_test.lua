@@ -65,6 +65,21 @@ kessel.test("case_6_5_the_odds_query_answers_for_an_overrun", function()
   local combat = odds({ "p" }, { "0505" }, true)
   expect.eq(combat.legal, false)
   expect.refused(false, combat.reasons, "6.5", "Movement Phase")
+  -- asked about an overrun, the answer speaks of an overrun: an empty list cites 6.5, and a unit
+  -- off the map is named once (the overrun's own check), not once more under 9.1
+  kessel.setup{ map = { columns = 15, rows = 15 }, step = "german_movement", turn = 7,
+    units = { pz("p", "0404", 8), { id = "gone", side = "german", type = "infantry", faces = { "4-4-7" } },
+      rifle("d", "0505", "1-1-6"), leader("ld", "0805", 5) } }
+  local empty = odds({}, {}, true)
+  expect.refused(false, empty.reasons, "6.5", "an overrun needs attacking units")
+  expect.refused(false, empty.reasons, "6.5", "an overrun needs a defending hex")
+  local off = odds({ "p", "gone" }, { "0505" }, true)
+  local named = 0
+  for _, r in ipairs(off.reasons) do
+    expect.truthy(r.rule ~= "9.1", "no attack wording in an overrun's answer: " .. r.message)
+    if r.message:find("not on the map", 1, true) then named = named + 1 end
+  end
+  expect.eq(named, 1, "the unit off the map is named once")
 end)
 
 local function attack(units, targets, roll)
