@@ -124,6 +124,16 @@ kessel.test("case_11.6062_a_type_d_area_is_controlled_by_each_side_where_it_stan
   expect.eq(b.controller, "russian", "H6")
 end)
 
+-- [11.6061] In a type C Isolated Area each enemy SMC must attempt Escape
+kessel.test("case_11.6061_an_enemy_smc_in_a_type_c_area_must_escape", function()
+  local g9, r9 = rear()
+  isolated({ "H5" }, { T.squad("g2", "german", "4-6-7", "H5"), T.leader("rl", "russian", "8-0", "H5"), g9, r9 })
+  local q = kessel.queries.ask("reph_unit", { unit = "rl" })
+  expect.eq(q.area_type, "C", "German MMC only")
+  expect.eq(q.must_escape, true, "the Russian leader must Escape")
+  expect.falsy(kessel.queries.ask("reph_unit", { unit = "g2" }).must_escape, "the German squad need not")
+end)
+
 -- [11.607 EXC] An Immobile vehicle is left on the map when the map is cleared
 kessel.test("case_11.607_an_immobile_vehicle_is_left_on_the_map", function()
   local g9, r9 = rear()
@@ -172,6 +182,18 @@ kessel.test("case_11.6111_three_half_squads_make_a_squad_and_a_half_squad", func
     if u.location == "map" then if u.step == 0 then squads = squads + 1 else hs = hs + 1 end end
   end
   expect.eq(squads, 1, "one squad"); expect.eq(hs, 1, "one HS")
+end)
+
+-- [11.6113] The leader Battle Hardening DR is for a Retained Infantry leader: a German DR 5 (the
+-- 8-1 row) leaves an armor leader 8-1 as he is, and no Infantry leader is there to harden
+kessel.test("case_11.6113_the_dr_does_not_harden_an_armor_leader", function()
+  local _, r9 = rear()
+  rb{ step = "hardening", vars = { date = "18oct", scenario_winner = "russian" },
+    units = { T.leader("al", "german", "8-1", "K5", { type = "armor_leader" }), T.squad("g1", "german", "4-6-7", "K5"), r9 } }
+  kessel.inject_dice{ 6, 6, 6, 6, 2, 3, 6, 6 }
+  local ev = T.resolve()
+  expect.eq(T.record(ev, "leader_hardening").rolled, "8-1", "the 8-1 row")
+  expect.eq(T.unit("al").face.label, "8-1", "the armor leader is not hardened")
 end)
 
 -- [11.6114] A wounded 8-0 is not promoted out of the ranks, however many squads there are
