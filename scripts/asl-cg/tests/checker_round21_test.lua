@@ -47,6 +47,54 @@ kessel.test("case_11.602_11.6073_a_unit_or_fortification_hidden_from_a_side_is_a
   expect.falsy(m.value.hidden, "and no longer hidden")
 end)
 
+-- [11.6072] [11.6135] A Russian LMG the German had Captured, left unpossessed in a Location the
+-- Russian Controls, is Retained by the Russian as his own again: not a Captured Weapon, so 11.6135
+-- makes no dr for it. Before, it was marked Captured by its own side (original_side russian) and
+-- 11.6135 could Eliminate it.
+kessel.test("case_11.6072_a_retaken_weapon_is_its_owners_again", function()
+  local g9, r9 = rear()
+  rb{ step = "equipment", units = { g9, r9, T.sw("cmg", "german", "LMG", "B5", { vars = { captured = true, original_side = "russian" } }) } }
+  local ev = T.resolve()
+  T.has_note(ev, "cmg is Retained again by its own side, by the russian")
+  local w = T.unit("cmg")
+  expect.eq(w.side, "russian", "the Russian's")
+  expect.falsy(w.vars.captured, "not Captured"); expect.falsy(w.vars.original_side, "no other owner")
+  walk_to("repair")
+  kessel.inject_dice{ 6, 6, 6, 6 }
+  T.resolve()
+  expect.eq(T.unit("cmg").location, "pending", "no Captured dr Eliminates it")
+end)
+
+-- [9.6071] PB: the same in a British Setup Area: a British LMG the German had Captured is the
+-- British's own again. Before, it was "Captured" by the British with original_side german.
+kessel.test("case_9.6071_a_retaken_weapon_is_its_owners_again", function()
+  T.setup{ map = { tags = { strategic = { "C5", "J5" } } }, step = "setup_areas", vars = { date = "dawn" },
+    units = { T.squad("g1", "german", "4-6-7", "J5"), T.squad("b1", "british", "6-4-8", "C5"),
+      T.sw("cmg", "german", "LMG", "C6", { vars = { captured = true, original_side = "british" } }) } }
+  walk_to("prisoners")
+  local w = T.unit("cmg")
+  expect.eq(w.side, "british", "Retained by the British")
+  expect.falsy(w.vars.captured, "their own, not Captured")
+end)
+
+-- [11.6041] A prisoner Rearmed when its Guard fails the Encirclement 1TC takes the Guard's LMG:
+-- the LMG is then the Russian's, Captured (A20.551), so it goes where he goes and 11.6135 rolls for
+-- it. Before, it stayed the German's while a Russian held it, and escaped with him into the
+-- Russian's Retained box as a German LMG.
+kessel.test("case_11.6041_a_rearmed_prisoner_holds_the_guards_sw_as_captured", function()
+  local g9, r9 = rear()
+  rb{ step = "encirclement", units = { g9, r9, T.squad("g1", "german", "4-6-7", "G5", { vars = { encircled = true } }),
+    T.squad("rp", "russian", "4-4-7", "G5", { vars = { prisoner_of = "german", guarded_by = "g1" } }),
+    T.sw("lmg", "german", "LMG", "G5", { vars = { possessed_by = "g1" } }) } }
+  kessel.inject_dice{ 6, 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "rp takes lmg dropped by its Guard (Captured)")
+  local w = T.unit("lmg")
+  expect.eq(w.vars.possessed_by, "rp", "held by the Rearmed prisoner")
+  expect.eq(w.side, "russian", "the Russian's")
+  expect.eq(w.vars.captured, true, "Captured"); expect.eq(w.vars.original_side, "german", "from the German")
+end)
+
 -- [11.6063] An Original DR of 2 always Escapes (with Heat of Battle), even with the +2 Encircled
 -- and the +1 of a squad's two HS (Final 5)
 kessel.test("case_11.6063_an_original_two_escapes_whatever_the_drm", function()
