@@ -749,6 +749,16 @@ function S.unit_problems()
         end
       end
     end
+    -- Equipment held by a unit of the other side is that side's, Captured (`C.change_hands`): one
+    -- left the enemy's while he held it escaped with him as its old side's and no Captured dr was
+    -- made for it [9.61422] [11.6135] (a prisoner holds nothing: 11.6041 Rearms him first)
+    if type(v.possessed_by) == "string" then
+      local holder = kessel.units.get(v.possessed_by)
+      if holder and holder.side ~= u.side and not holder.vars.prisoner_of then
+        add(u, cs({ "9.6071", "11.6072" }), string.format("possessed_by `%s`, a %s unit: Equipment the enemy holds is his, Captured (side = \"%s\", captured = true, original_side = \"%s\")",
+          holder.id, holder.side, holder.side, u.side))
+      end
+    end
     -- a prisoner is held by the other side (`prisoner_of` names that side)
     if v.prisoner_of ~= nil and (v.prisoner_of == u.side or (v.prisoner_of ~= sides[1] and v.prisoner_of ~= sides[2])) then
       add(u, cs({ "9.608", "11.608" }), string.format("prisoner_of is `%s`: it names the side holding the prisoner (%s)",

@@ -95,6 +95,23 @@ kessel.test("case_11.6041_a_rearmed_prisoner_holds_the_guards_sw_as_captured", f
   expect.eq(w.vars.captured, true, "Captured"); expect.eq(w.vars.original_side, "german", "from the German")
 end)
 
+-- [11.6072] [9.6071] A scenario that gives a Russian squad a German LMG must give it as the
+-- Russian's, Captured: `kessel check` refuses the LMG left the German's (the state the Rearmed
+-- prisoner above was left in), naming the fields; the Captured one passes.
+kessel.test("case_11.6072_equipment_the_enemy_holds_is_given_as_captured", function()
+  local function problems()
+    local out = {}
+    for _, p in ipairs(S.unit_problems()) do out[#out + 1] = p.message end
+    return table.concat(out, "\n")
+  end
+  rb{ step = "markers", units = { T.squad("r1", "russian", "4-4-7", "B5"), T.sw("lmg", "german", "LMG", "B5", { vars = { possessed_by = "r1" } }) } }
+  local text = problems()
+  expect.truthy(text:find("[11.6072] unit `lmg`: possessed_by `r1`, a russian unit: Equipment the enemy holds is his, Captured", 1, true), text)
+  rb{ step = "markers", units = { T.squad("r1", "russian", "4-4-7", "B5"),
+    T.sw("lmg", "russian", "LMG", "B5", { vars = { possessed_by = "r1", captured = true, original_side = "german" } }) } }
+  expect.eq(problems(), "", "a Captured LMG is fine")
+end)
+
 -- [11.6063] An Original DR of 2 always Escapes (with Heat of Battle), even with the +2 Encircled
 -- and the +1 of a squad's two HS (Final 5)
 kessel.test("case_11.6063_an_original_two_escapes_whatever_the_drm", function()
