@@ -179,6 +179,19 @@ kessel.test("case_11.6041_an_encircled_prisoner_takes_no_task_check", function()
   expect.eq(T.unit("rp").location, "map", "the prisoner stays")
 end)
 
+-- [11.6059] [11.6062] A type B Isolated Area (a German leader alone) is No Man's Land, which no
+-- side Controls: the `setup_area` query says so while the leader, who must Escape [11.6061], still
+-- stands there. Before, it named the German as its controller.
+kessel.test("case_11.6062_a_type_b_area_is_no_mans_land_controlled_by_nobody", function()
+  local g9, r9 = rear()
+  isolated({ "H5" }, { T.leader("gl", "german", "8-0", "H5"), g9, r9 })
+  local q = kessel.queries.ask("setup_area", { hex = "H5" })
+  expect.eq(q.type, "B", "SMC only")
+  expect.eq(q.class, "nml", "No Man's Land")
+  expect.eq(q.controller, nil, "un-Controlled")
+  expect.eq(kessel.queries.ask("reph_unit", { unit = "gl" }).must_escape, true, "the leader must Escape")
+end)
+
 -- [11.6062] A type D Isolated Area: each side Controls the Locations it holds
 kessel.test("case_11.6062_a_type_d_area_is_controlled_by_each_side_where_it_stands", function()
   local g9, r9 = rear()
