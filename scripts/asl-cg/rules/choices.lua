@@ -186,6 +186,15 @@ kessel.queries.declare{
       elseif determined then
         out.class = "not isolated"
       end
+      -- No Man's Land is un-Controlled [11.6059] [11.6062]: a SMC standing there (one that must
+      -- Escape, 11.6061) Controls nothing; only a Strategic Location's Control marker holds
+      -- [11.6051]. Before, the query named the SMC's side.
+      if out.class == "nml" then
+        out.controller = nil
+        for _, m in ipairs(kessel.markers.at(args.hex)) do
+          if m.kind == "control" and m.hex == args.hex and ((type(m.value) == "table" and m.value.level) or 0) == 0 then out.controller = m.side end
+        end
+      end
       return out
     end
     local st = A.stored()

@@ -609,14 +609,30 @@ function C.follow(u)
     end
   end
 end
+-- A piece of Equipment passes to `side`: Captured when `side` is not its original owner, its owner's
+-- own again when it is (a Captured piece retaken is no Captured piece: 9.61422/11.6135 roll only for
+-- the enemy's, 9.6142/11.6132 repair only one's own). Returns true when it is now Captured. The one
+-- place Equipment changes hands [9.6041] [9.6071] [11.6041] [11.6072] [11.6134]; before, a retaken
+-- piece was marked Captured by its own side, and the Equipment a Rearmed prisoner took from its
+-- Guard stayed the Guard's side's.
+function C.change_hands(w, side)
+  if w.side == side then return w.vars.captured == true end
+  kessel.emit.change_unit(w.id, { side = side })
+  if w.vars.captured and w.vars.original_side == side then
+    kessel.emit.unit_var(w.id, "captured", nil)
+    kessel.emit.unit_var(w.id, "original_side", nil)
+    return false
+  end
+  kessel.emit.unit_var(w.id, "captured", true)
+  kessel.emit.unit_var(w.id, "original_side", w.side)
+  return true
+end
 -- a Captured vehicle's mounted Weapons are Captured with it [9.6071] [11.6072] (9.61422/11.6135
 -- then roll for them)
 function C.capture_mounted(v, side)
   for _, w in ipairs(kessel.units.all()) do
     if w.vars.mounted_on == v.id and w.location ~= "eliminated" and w.location ~= "removed" and w.side ~= side then
-      kessel.emit.change_unit(w.id, { side = side })
-      kessel.emit.unit_var(w.id, "captured", true)
-      kessel.emit.unit_var(w.id, "original_side", w.side)
+      C.change_hands(w, side)
     end
   end
 end

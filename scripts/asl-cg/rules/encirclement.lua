@@ -54,7 +54,9 @@ function E.release_guarded(guard, case)
   for _, w in ipairs(C.possessed(guard.id)) do
     if rearmed then
       kessel.emit.unit_var(w.id, "possessed_by", rearmed.id)
-      C.note(case, rearmed.id .. " takes " .. w.id .. " dropped by its Guard")
+      -- the Guard's Equipment in the Rearmed prisoner's hands is its side's, Captured (A20.551)
+      local captured = w.side ~= rearmed.side and C.change_hands(w, rearmed.side)
+      C.note(case, rearmed.id .. " takes " .. w.id .. " dropped by its Guard" .. (captured and " (Captured)" or ""))
     else
       kessel.emit.unit_var(w.id, "possessed_by", nil)
       C.note(case, w.id .. " is left in " .. guard.hex .. " unpossessed")

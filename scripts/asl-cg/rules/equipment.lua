@@ -31,11 +31,9 @@ function Q.possession()
       if A.area_at(s, w.hex, C.level(w)) then owner = s end
     end
     if owner and owner ~= w.side then
-      kessel.emit.change_unit(w.id, { side = owner })
-      kessel.emit.unit_var(w.id, "captured", true)
-      kessel.emit.unit_var(w.id, "original_side", w.side)
+      local captured = C.change_hands(w, owner)
       if C.is_vehicle(w) then C.capture_mounted(w, owner) end
-      C.note("9.6071", w.id .. " is Captured and Retained by the " .. owner)
+      C.note("9.6071", w.id .. (captured and " is Captured and Retained by the " or " is Retained again by its own side, the ") .. owner)
       if C.is_vehicle(w) and w.vars.immobile and (not C.has_functioning_ma(w) or (w.vars.reph and w.vars.reph.bypass))
         and not w.vars.abandoned and not w.vars.unarmed and not w.vars.crewless then
         C.note("9.6071", w.id .. "'s Inherent crew is Captured too")
@@ -227,11 +225,9 @@ S.on_end("equipment", function()
       end
       ctrl = ctrl or u.side
       if equipment and not nobodys and ctrl ~= u.side then
-        kessel.emit.change_unit(u.id, { side = ctrl })
-        kessel.emit.unit_var(u.id, "captured", true)
-        kessel.emit.unit_var(u.id, "original_side", u.vars.original_side or u.side)
+        local captured = C.change_hands(u, ctrl)
         if C.is_vehicle(u) then C.capture_mounted(u, ctrl) end
-        C.note("11.6072", u.id .. " is Retained (Captured) by the " .. ctrl .. (stays and " where it stands" or ""))
+        C.note("11.6072", u.id .. " is Retained " .. (captured and "(Captured) " or "again by its own side, ") .. "by the " .. ctrl .. (stays and " where it stands" or ""))
       end
       if not stays then
         -- a Gun it holds in a Fortified Building Location or Pillbox is left on the map [11.607 EXC]:

@@ -388,11 +388,7 @@ local function ft_dc()
         end
         if w.vars.removed_dr <= 10 and kept[kind] < engineers then
           kept[kind] = kept[kind] + 1
-          if w.side ~= owner then
-            kessel.emit.change_unit(w.id, { side = owner })
-            kessel.emit.unit_var(w.id, "captured", nil)
-            kessel.emit.unit_var(w.id, "original_side", nil)
-          end
+          if w.side ~= owner then C.change_hands(w, owner) end
           kessel.emit.withdraw(w.id)
           kessel.emit.unit_var(w.id, "removed_dr", nil)
           C.note("11.6134", w.id .. " (" .. kind .. ") is Retained")

@@ -749,6 +749,16 @@ function S.unit_problems()
         end
       end
     end
+    -- Equipment held by a unit of the other side is that side's, Captured (`C.change_hands`): one
+    -- left the enemy's while he held it escaped with him as its old side's and no Captured dr was
+    -- made for it [9.61422] [11.6135] (a prisoner holds nothing: 11.6041 Rearms him first)
+    if type(v.possessed_by) == "string" then
+      local holder = kessel.units.get(v.possessed_by)
+      if holder and holder.side ~= u.side and not holder.vars.prisoner_of then
+        add(u, cs({ "9.6071", "11.6072" }), string.format("possessed_by `%s`, a %s unit: Equipment the enemy holds is his, Captured (side = \"%s\", captured = true, original_side = \"%s\")",
+          holder.id, holder.side, holder.side, u.side))
+      end
+    end
     -- a prisoner is held by the other side (`prisoner_of` names that side)
     if v.prisoner_of ~= nil and (v.prisoner_of == u.side or (v.prisoner_of ~= sides[1] and v.prisoner_of ~= sides[2])) then
       add(u, cs({ "9.608", "11.608" }), string.format("prisoner_of is `%s`: it names the side holding the prisoner (%s)",
@@ -907,8 +917,39 @@ function S.drop_last_games_records()
   return dropped
 end
 
+-- A scenario may hide a unit or a Fortification the engine's way (`hidden_from`, as any game can)
+-- without the ruleset's mark (var `hidden`, value `hidden`), which is what the RePh reads to place
+-- still-hidden units on-map [9.602] [11.602] and reveal hidden Fortifications in the enemy's Locations
+-- [9.6073] [11.6073]: such a unit or marker is hidden, so it gets the mark. Before, it was never
+-- revealed: a HIP squad stayed out of the other side's view through the RePh and a minefield in an
+-- enemy-Controlled Location stayed hidden and not Known. Returns the ids marked.
+function S.adopt_engine_hiding()
+  local marked = {}
+  for _, u in ipairs(C.on_map()) do
+    if not u.vars.hidden and #kessel.units.hidden_from(u.id) > 0 then
+      kessel.emit.unit_var(u.id, "hidden", true)
+      C.note(C.pb() and "9.602" or "11.602", u.id .. " is hidden from " .. table.concat(kessel.units.hidden_from(u.id), ", ")
+        .. " at the set-up: a hidden unit (var `hidden`)")
+      marked[#marked + 1] = u.id
+    end
+  end
+  for _, m in ipairs(kessel.markers.all{ placed = true }) do
+    if C.is_fortification(m) and not C.is_hidden_marker(m) and (m.value == nil or type(m.value) == "table")
+      and #kessel.markers.hidden_from(m.id) > 0 then
+      local v = C.copy(m.value or {})
+      v.hidden = true
+      kessel.emit.marker_value(m.id, v)
+      C.note(C.pb() and "9.6073" or "11.6073", string.format("%s in %s (marker %d) is hidden from %s at the set-up: a hidden Fortification",
+        m.kind, tostring(m.hex), m.id, table.concat(kessel.markers.hidden_from(m.id), ", ")))
+      marked[#marked + 1] = m.id
+    end
+  end
+  return marked
+end
+
 kessel.on("setup", function()
   S.drop_last_games_records()
+  S.adopt_engine_hiding()
   for _, u in ipairs(C.on_map()) do if u.vars.hidden then C.conceal(u) end end
   for _, m in ipairs(kessel.markers.all()) do if C.is_hidden_marker(m) then C.conceal_marker(m) end end
 end)
