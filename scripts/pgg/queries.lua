@@ -240,6 +240,12 @@ kessel.queries.declare{
         untried[#untried + 1] = u.id
         list[#list + 1] = { rule = "12.2", message = string.format(
           "%s (%s) is untried: its %s is unknown until the attack reveals it, and is counted as 0 here", C.name(u), u.hex, role) }
+        -- [11.3] its supply is no secret (it follows from the position), and `worst`/`best` halve
+        -- what it may prove: say so, as the combat record will once it is revealed
+        if not K.in_supply(u) then
+          list[#list + 1] = { rule = "11.3", message = string.format(
+            "%s (%s) is out of supply: whatever %s it proves is halved", C.name(u), u.hex, role) }
+        end
       end
     end
     for _, u in ipairs(units) do unknown(u, amods, "attack strength") end
