@@ -247,6 +247,8 @@ function RL.plan(a)
   local rules = RL.rules()
   local blocked, step, spec = rules.blocked, rules.step_fn, rules.step
   local dest = path[#path]
+  -- a rail move that ends where it began would spend the stack's move and the turn's capacity on nothing
+  if dest == from then return nil, C.reason("6.3", "a rail move must leave %s: the path ends where it starts", from) end
   local full, cost
   -- a path of one hex names the destination, adjacent or not: the rail route there is the cheapest
   -- one along the railway (it may run round through other hexes), found by the same search, with

@@ -38,6 +38,17 @@ kessel.test("case_6_3_start_and_end_on_rail", function()
   line{ rifle("r", "0302") }
   ok, why = rail({ "r" }, { "1003" })
   expect.refused(ok, why, "6.3", "ends in a rail hex")
+  -- a rail move to the hex it starts in, named alone or as the end of a loop, goes nowhere: refused,
+  -- so it spends neither the stack's move nor the turn's rail capacity, and none is listed
+  line{ rifle("r", "0302") }
+  ok, why = rail({ "r" }, { "0302" })
+  expect.refused(ok, why, "6.3", "ends where it starts")
+  ok, why = rail({ "r" }, { "0402", "0302" })
+  expect.refused(ok, why, "6.3", "ends where it starts")
+  for _, a in ipairs(kessel.legal("soviet")) do
+    if a.kind == "rail_move" then expect.truthy(a.path[#a.path] ~= "0302", "a listed rail move leaves its hex") end
+  end
+  expect.accepted(rail({ "r" }, { "0402" }))
 end)
 
 -- Rule 6.3
