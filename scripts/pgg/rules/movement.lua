@@ -512,6 +512,11 @@ function M.plan(a)
     end
   end
   plan.from = from
+  -- a path of the stack's own hex alone goes nowhere: refused, as the rail move's is [6.3] (a path
+  -- that leaves and comes back is a move, and pays for it)
+  if #path == 1 and dest == from then
+    return nil, C.reason("6.1", "a move must leave %s: the path names only the hex the stack is in", from)
+  end
   local ctx = plan.ctx or M.context(units, from, M.side_base(units[1].side, true))
   plan.ctx = ctx
   -- first-turn standing armies [5.2]: one hex only, and only to cure overstacking: every unit

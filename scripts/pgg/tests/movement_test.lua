@@ -63,6 +63,12 @@ kessel.test("case_6_1_cannot_exceed_ma", function()
   expect.refused(ok, r, "6.1", "needs 8 MP, i has 7 MP left")
   ok, r = mv("i", { "0102", "0103", "0104", "0105", "0106", "0107", "0108", "0109" })
   expect.refused(ok, r, "6.1", "needs 8 MP")
+  -- a path of the stack's own hex alone goes nowhere and is refused; out and back is a move
+  ok, r = mv("i", { "0101" })
+  expect.refused(ok, r, "6.1", "must leave 0101")
+  expect.eq(kessel.units.get("i").hex, "0101")
+  expect.accepted(mv("i", { "0102", "0101" }))
+  expect.eq(kessel.queries.ask("mp_left", { unit = "i" }).spent, 2)
 end)
 
 -- Rule 6.1
