@@ -149,6 +149,37 @@ function K.unit_defence(u, mult, ctx)
   return d * post, oos, intact
 end
 
+-- A variant's own defence modifiers (a house rule in a scenario's script; docs/lua-api.md, "PGG's
+-- extension points"): the bundled rules declare none, so without one the defence is the rules'.
+-- Each is called as fn(unit, hex, defence) with the unit's defence after integrity, terrain and
+-- supply, and returns nil, or a whole number to add and the reason { rule, message } shown for it.
+K.defence_modifier_fns = {}
+
+function K.add_defence_modifier(fn)
+  if type(fn) ~= "function" then
+    error("add_defence_modifier: expected a function(unit, hex, defence), got " .. type(fn), 2)
+  end
+  K.defence_modifier_fns[#K.defence_modifier_fns + 1] = fn
+end
+
+-- A variant's modifiers applied to one unit's defence `d`; the total never goes below 0.
+local function variant_defence(u, hex, d, mods)
+  for _, fn in ipairs(K.defence_modifier_fns) do
+    local add, why = fn(u, hex, d)
+    if add ~= nil and add ~= 0 then
+      if math.type(add) ~= "integer" then
+        error(string.format("a defence modifier returned %s for %s: strengths are whole numbers", tostring(add), C.name(u)), 0)
+      end
+      if type(why) ~= "table" or type(why.message) ~= "string" then
+        error(string.format("a defence modifier returned %d for %s without its reason { rule =, message = }", add, C.name(u)), 0)
+      end
+      d = math.max(0, d + add)
+      mods[#mods + 1] = { rule = why.rule, message = why.message }
+    end
+  end
+  return d
+end
+
 -- Units in `hex` that defend: everyone except units retreated onto it this phase [9.73].
 function K.defenders_at(hex)
   local out, riders = {}, {}
@@ -172,6 +203,7 @@ function K.defence_of(hexes, ctx)
       -- [11.3] the halving's place among the doublings decides the result (fractions dropped), so
       -- the line shows the sums in the order they are made
       if oos then mod(mods, "11.3", "%s: out of supply, defence halved (%s)", C.name(u), K.defence_working(u, mult, intact)) end
+      d = variant_defence(u, hex, d, mods)
       sum = sum + d
     end
     -- [9.73] units retreated onto the hex this phase are there but add nothing: say so
