@@ -257,10 +257,23 @@ K.ODDS_FLAGS = { "forest", "major_city", "river", "out_of_supply", "defender_out
   "integrity", "defender_integrity", "overrun",
   string.format("leader=N (N from %d to %d, one flag per leader)", L.RATING_MIN, L.RATING_MAX) }
 local ODDS_ALIASES = { city = "major_city" }
+
 -- The rest of the terrain effects chart [6.7]: terrain with no effect on combat is accepted and
 -- said to have none; a lake is no place to attack [9.3].
 K.ODDS_NO_EFFECT = { "clear", "swamp", "minor_city", "road", "railroad" }
 local ODDS_NO_EFFECT_WORDS = { clear = "clear", swamp = "swamp", minor_city = "minor city", road = "road", railroad = "railroad" }
+
+-- A variant's own `kessel odds` flag (docs/lua-api.md, "PGG's extension points"): this hook lists
+-- it and lets it through, and the variant's own odds hook, registered after this one, applies it.
+function K.add_odds_flag(flag)
+  if type(flag) ~= "string" or not flag:match("^[%w_]+$") then
+    error("add_odds_flag: a flag is a word of letters, digits and _, got " .. tostring(flag), 2)
+  end
+  local taken = ODDS_ALIASES[flag] or ODDS_NO_EFFECT_WORDS[flag] or flag == "list" or flag == "lake"
+  for _, f in ipairs(K.ODDS_FLAGS) do taken = taken or f == flag end
+  if taken then error("add_odds_flag: `" .. flag .. "` is a flag already", 2) end
+  K.ODDS_FLAGS[#K.ODDS_FLAGS + 1] = flag
+end
 
 function K.odds_modifiers(att, def, flags)
   local has, leader = {}, 0

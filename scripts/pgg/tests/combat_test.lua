@@ -580,3 +580,27 @@ kessel.test("variant_defence_modifier_errors", function()
   ok, err = pcall(K.add_defence_modifier, 3)
   expect.falsy(ok, "only a function is taken")
 end)
+
+-- A variant's `kessel odds` flag (K.add_odds_flag): refused as unknown before it is added, then
+-- listed and let through unchanged for the variant's own odds hook; a flag the rules have already
+-- is refused, so a variant cannot take one over.
+kessel.test("variant_odds_flag_is_listed_and_let_through", function()
+  local ok, err = pcall(K.odds_modifiers, 6, 3, { "house_x" })
+  expect.falsy(ok, "unknown before it is added")
+  expect.truthy(tostring(err):find("unknown odds flag `house_x`", 1, true), tostring(err))
+  local before = #K.ODDS_FLAGS
+  K.add_odds_flag("house_x")
+  local r
+  ok, r = pcall(K.odds_modifiers, 6, 3, { "major_city", "house_x" })
+  local listed = pcall(K.odds_modifiers, 6, 3, { "list" }) and K.odds_modifiers(6, 3, { "list" }).modifiers[1].message
+  local dup_ok = pcall(K.add_odds_flag, "house_x")
+  local city_ok = pcall(K.add_odds_flag, "city")
+  local clear_ok = pcall(K.add_odds_flag, "clear")
+  while #K.ODDS_FLAGS > before do table.remove(K.ODDS_FLAGS) end
+  expect.truthy(ok, "let through once added: " .. tostring(r))
+  expect.eq(r.defence, 6, "the rules' own modifiers only: the major city doubles [9.3]")
+  expect.truthy(listed and listed:find("house_x", 1, true), "listed by --flag list")
+  expect.falsy(dup_ok, "a flag added twice is refused")
+  expect.falsy(city_ok, "an alias of the rules' is refused")
+  expect.falsy(clear_ok, "a no-effect terrain word of the rules' is refused")
+end)
