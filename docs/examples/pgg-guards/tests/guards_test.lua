@@ -42,9 +42,13 @@ kessel.test("case_G1_rifle_in_a_major_city_adds_one", function()
   expect.truthy(line.message:find("Smolensk", 1, true), "the line names the city")
 end)
 
--- [G1] is off unless a profile or --option turns it on: the default game is the published one.
-kessel.test("case_G1_off_by_default", function()
-  expect.eq(kessel.game.option("guards"), false, "guards in the scenario's own profile")
+-- [G1] [B1] are off unless a profile or --option turns them on: under the scenario's own profile
+-- (`standard`, as `kessel test` runs these tests unless told otherwise) the game is the published
+-- one. (Run under guards.toml, the house rule is on, as it should be.)
+kessel.test("case_G1_B1_off_in_the_scenarios_profile", function()
+  if kessel.game.profile() ~= "standard" then return end
+  expect.eq(kessel.game.option("guards"), false, "guards under standard")
+  expect.eq(kessel.game.option("bloody_3_1"), false, "bloody_3_1 under standard")
 end)
 
 -- [G1] only a major city: a minor city [9.3] gives nothing.
