@@ -149,6 +149,37 @@ function K.unit_defence(u, mult, ctx)
   return d * post, oos, intact
 end
 
+-- A variant's own defence modifiers (a house rule in a scenario's script; docs/lua-api.md, "PGG's
+-- extension points"): the bundled rules declare none, so without one the defence is the rules'.
+-- Each is called as fn(unit, hex, defence) with the unit's defence after integrity, terrain and
+-- supply, and returns nil, or a whole number to add and the reason { rule, message } shown for it.
+K.defence_modifier_fns = {}
+
+function K.add_defence_modifier(fn)
+  if type(fn) ~= "function" then
+    error("add_defence_modifier: expected a function(unit, hex, defence), got " .. type(fn), 2)
+  end
+  K.defence_modifier_fns[#K.defence_modifier_fns + 1] = fn
+end
+
+-- A variant's modifiers applied to one unit's defence `d`; the total never goes below 0.
+local function variant_defence(u, hex, d, mods)
+  for _, fn in ipairs(K.defence_modifier_fns) do
+    local add, why = fn(u, hex, d)
+    if add ~= nil and add ~= 0 then
+      if math.type(add) ~= "integer" then
+        error(string.format("a defence modifier returned %s for %s: strengths are whole numbers", tostring(add), C.name(u)), 0)
+      end
+      if type(why) ~= "table" or type(why.message) ~= "string" then
+        error(string.format("a defence modifier returned %d for %s without its reason { rule =, message = }", add, C.name(u)), 0)
+      end
+      d = math.max(0, d + add)
+      mods[#mods + 1] = { rule = why.rule, message = why.message }
+    end
+  end
+  return d
+end
+
 -- Units in `hex` that defend: everyone except units retreated onto it this phase [9.73].
 function K.defenders_at(hex)
   local out, riders = {}, {}
@@ -172,6 +203,7 @@ function K.defence_of(hexes, ctx)
       -- [11.3] the halving's place among the doublings decides the result (fractions dropped), so
       -- the line shows the sums in the order they are made
       if oos then mod(mods, "11.3", "%s: out of supply, defence halved (%s)", C.name(u), K.defence_working(u, mult, intact)) end
+      d = variant_defence(u, hex, d, mods)
       sum = sum + d
     end
     -- [9.73] units retreated onto the hex this phase are there but add nothing: say so
@@ -225,10 +257,23 @@ K.ODDS_FLAGS = { "forest", "major_city", "river", "out_of_supply", "defender_out
   "integrity", "defender_integrity", "overrun",
   string.format("leader=N (N from %d to %d, one flag per leader)", L.RATING_MIN, L.RATING_MAX) }
 local ODDS_ALIASES = { city = "major_city" }
+
 -- The rest of the terrain effects chart [6.7]: terrain with no effect on combat is accepted and
 -- said to have none; a lake is no place to attack [9.3].
 K.ODDS_NO_EFFECT = { "clear", "swamp", "minor_city", "road", "railroad" }
 local ODDS_NO_EFFECT_WORDS = { clear = "clear", swamp = "swamp", minor_city = "minor city", road = "road", railroad = "railroad" }
+
+-- A variant's own `kessel odds` flag (docs/lua-api.md, "PGG's extension points"): this hook lists
+-- it and lets it through, and the variant's own odds hook, registered after this one, applies it.
+function K.add_odds_flag(flag)
+  if type(flag) ~= "string" or not flag:match("^[%w_]+$") then
+    error("add_odds_flag: a flag is a word of letters, digits and _, got " .. tostring(flag), 2)
+  end
+  local taken = ODDS_ALIASES[flag] or ODDS_NO_EFFECT_WORDS[flag] or flag == "list" or flag == "lake"
+  for _, f in ipairs(K.ODDS_FLAGS) do taken = taken or f == flag end
+  if taken then error("add_odds_flag: `" .. flag .. "` is a flag already", 2) end
+  K.ODDS_FLAGS[#K.ODDS_FLAGS + 1] = flag
+end
 
 function K.odds_modifiers(att, def, flags)
   local has, leader = {}, 0

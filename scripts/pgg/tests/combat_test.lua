@@ -536,3 +536,71 @@ kessel.test("case_9_5_combat_record_holds_the_resolution", function()
   expect.eq(f.defence_modifiers[1].rule, "9.3")
   expect.eq(kessel.replay_hash(), kessel.state_hash(), "records change nothing")
 end)
+
+-- The extension point for a variant's defence modifiers (K.add_defence_modifier, for a house rule
+-- in a scenario's script): what it returns is added to the unit's defence after the rules' own
+-- [9.3] [11.3], in the attack's roll and its combat record, with its reason. Each test clears the
+-- list it leaves, since a test file's tests share the loaded rules.
+kessel.test("variant_defence_modifier_counts_in_the_attack", function()
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6") }
+  K.add_defence_modifier(function(u, hex, d)
+    if u.id == "s" then return 1, { rule = "X1", message = "house rule: +1 at " .. hex .. " on " .. d } end
+  end)
+  local ok, info = pcall(function()
+    kessel.inject_dice{ 6 }
+    expect.accepted(attack({ "g" }, { "0403" }))
+    return kessel.log.records{ kind = "combat", last = 1 }[1].fields
+  end)
+  K.defence_modifier_fns = {}
+  if not ok then error(info, 0) end
+  expect.eq(info.defence, 3, "2 + the variant's 1")
+  expect.eq(info.odds, "2-1", "6 against 3")
+  local line
+  for _, m in ipairs(info.defence_modifiers) do if m.rule == "X1" then line = m end end
+  expect.truthy(line, "the variant's reason is among the defence modifiers")
+  expect.eq(line.message, "house rule: +1 at 0403 on 2", "the function gets the unit, its hex and its defence so far")
+end)
+
+-- A variant's modifier that is no whole number, or comes without its reason, is an error that
+-- says so, not a strength the table cannot read; and none registered leaves the defence as printed.
+kessel.test("variant_defence_modifier_errors", function()
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6") }
+  local plain = kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } })
+  expect.eq(plain.defence, 2, "no variant: the printed defence")
+  K.add_defence_modifier(function() return 0.5, { rule = "X1", message = "half" } end)
+  local ok, err = pcall(K.defence_of, { "0403" }, {})
+  K.defence_modifier_fns = {}
+  expect.falsy(ok, "a fractional modifier is refused")
+  expect.truthy(tostring(err):find("whole numbers", 1, true), "the error says why: " .. tostring(err))
+  K.add_defence_modifier(function() return 1 end)
+  ok, err = pcall(K.defence_of, { "0403" }, {})
+  K.defence_modifier_fns = {}
+  expect.falsy(ok, "a modifier without its reason is refused")
+  expect.truthy(tostring(err):find("reason", 1, true), "the error says why: " .. tostring(err))
+  ok, err = pcall(K.add_defence_modifier, 3)
+  expect.falsy(ok, "only a function is taken")
+end)
+
+-- A variant's `kessel odds` flag (K.add_odds_flag): refused as unknown before it is added, then
+-- listed and let through unchanged for the variant's own odds hook; a flag the rules have already
+-- is refused, so a variant cannot take one over.
+kessel.test("variant_odds_flag_is_listed_and_let_through", function()
+  local ok, err = pcall(K.odds_modifiers, 6, 3, { "house_x" })
+  expect.falsy(ok, "unknown before it is added")
+  expect.truthy(tostring(err):find("unknown odds flag `house_x`", 1, true), tostring(err))
+  local before = #K.ODDS_FLAGS
+  K.add_odds_flag("house_x")
+  local r
+  ok, r = pcall(K.odds_modifiers, 6, 3, { "major_city", "house_x" })
+  local listed = pcall(K.odds_modifiers, 6, 3, { "list" }) and K.odds_modifiers(6, 3, { "list" }).modifiers[1].message
+  local dup_ok = pcall(K.add_odds_flag, "house_x")
+  local city_ok = pcall(K.add_odds_flag, "city")
+  local clear_ok = pcall(K.add_odds_flag, "clear")
+  while #K.ODDS_FLAGS > before do table.remove(K.ODDS_FLAGS) end
+  expect.truthy(ok, "let through once added: " .. tostring(r))
+  expect.eq(r.defence, 6, "the rules' own modifiers only: the major city doubles [9.3]")
+  expect.truthy(listed and listed:find("house_x", 1, true), "listed by --flag list")
+  expect.falsy(dup_ok, "a flag added twice is refused")
+  expect.falsy(city_ok, "an alias of the rules' is refused")
+  expect.falsy(clear_ok, "a no-effect terrain word of the rules' is refused")
+end)

@@ -1,0 +1,32 @@
+-- House rule B1, "Bloody 3-1": the 3-1 column of the CRT [9.5] reads one roll lower, so each roll
+-- gives what the printed table gives for the roll below it (roll 1 keeps its D2): the Exchange at
+-- roll 6 drops off and the defender takes a D2 more. Off by default; the profile bloody.toml
+-- turns it on over `standard`.
+kessel.option{ id = "bloody_3_1", type = "bool", default = false,
+  description = "House rule B1: the CRT's 3-1 column reads one roll lower (more D2, no Eng)",
+  rule = "B1" }
+
+-- Built from the bundled table as it is declared, so this file repeats no result of it.
+local cols = kessel.tables.columns("crt")
+local rows = {}
+for roll = 1, 6 do
+  local row = {}
+  for c, label in ipairs(cols) do
+    local from = roll
+    if label == "3-1" then from = math.max(1, roll - 1) end
+    row[c] = kessel.tables.result("crt", c, from)
+  end
+  rows[roll] = row
+end
+kessel.results_table{ id = "crt", columns = cols, rows = rows, rule = "B1",
+  description = "CRT with the Bloody 3-1 house rule", when = { bloody_3_1 = true } }
+
+-- The bundled rules have a variant of this table too (option crt_row2). A table variant replaces
+-- the whole table and, of two in force, the one declared last wins: this one, built from the
+-- printed row 2, would undo crt_row2 = transcribed without a word. Refuse the pair instead.
+kessel.on("check", function()
+  if kessel.game.option("bloody_3_1") and kessel.game.option("crt_row2") ~= "printed" then
+    return { { message = "house rule B1 (bloody_3_1) is built on the printed CRT and cannot be played with crt_row2 = "
+      .. kessel.game.option("crt_row2") .. " [B1] [9.5]" } }
+  end
+end)
