@@ -1,6 +1,6 @@
 //! The balance lab: `kessel simulate --out/--shard/--until-ci/--ai` and `kessel report`.
 
-use crate::util::{kessel, root, scratch, toy_copy};
+use crate::util::{kessel, root, scratch, toy_copy, write};
 use std::path::Path;
 
 const TOY: &str = "core/tests/fixtures/toy/scenario.toml";
@@ -1129,4 +1129,58 @@ fn pgg_objectives_are_held_by_the_rules_in_the_lab_data() {
     for (objective, side) in control {
         assert_eq!(side, "soviet", "{objective} on turn 1: {first}");
     }
+}
+
+/// A profile given by its file is named by the file's stem in the summary and the records (the
+/// whole path was clipped at the left in the report's charts); two files of one stem keep their
+/// paths, so the arms stay apart.
+#[test]
+fn a_profile_given_by_its_path_is_named_by_its_stem() {
+    let dir = scratch("lab-profile-path");
+    let out = dir.join("a.jsonl");
+    let open = "core/tests/fixtures/toy/profiles/open.toml";
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "2",
+        "--profile",
+        open,
+        "--against-profile",
+        "standard",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("profile open: 2 games"), "{}", r.stdout);
+    assert!(!r.stdout.contains("fixtures/toy/profiles"), "{}", r.stdout);
+    let data = std::fs::read_to_string(&out).expect("data");
+    assert!(data.contains("\"name\":\"open\""), "{data}");
+    // the same stem twice: the paths name them
+    let copy = write(
+        &dir,
+        "other/open.toml",
+        &std::fs::read_to_string(open).expect("open"),
+    );
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "1",
+        "--profile",
+        open,
+        "--against-profile",
+        s(&copy),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(&format!("profile {open}: ")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!("profile {}: ", s(&copy))),
+        "{}",
+        r.stdout
+    );
 }

@@ -277,3 +277,22 @@ fn a_side_style_names_sides_fields_and_colours_the_drawers_can_use() {
         );
     }
 }
+
+/// An option read while the rules load has no value yet, declared or not: the error says so, and
+/// does not call a declared option unknown.
+#[test]
+fn an_option_read_while_the_rules_load_says_options_are_not_set_yet() {
+    let find = "kessel.option{";
+    let (_, line, message) = load_with(
+        "option-read-at-load",
+        find,
+        "local early = kessel.game.option(\"stack_limit\")\nkessel.option{",
+    )
+    .expect_err("refused");
+    assert_eq!(line, Some(line_of(find)), "{message}");
+    assert!(
+        message.contains("option `stack_limit` read while the rules load"),
+        "{message}"
+    );
+    assert!(!message.contains("unknown option"), "{message}");
+}

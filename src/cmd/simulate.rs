@@ -364,9 +364,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let flags = super::options::OptionArgs {
         options: args.options.clone(),
     };
+    let first = args.profile.clone().unwrap_or_else(default_name);
     let mut profiles = vec![ProfileArg {
         arg: args.profile.clone(),
-        name: flags.label(&args.profile.clone().unwrap_or_else(default_name)),
+        name: flags.label(&profile_name(&first)),
         options: args.options.clone(),
     }];
     if args.against_profile.is_some() && !args.against_ai.is_empty() {
@@ -375,12 +376,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(p) = &args.against_profile {
-        if *p == profiles[0].name {
+        if *p == flags.label(&first) {
             anyhow::bail!("--against-profile {p} is the profile already played");
+        }
+        let mut name = profile_name(p);
+        if name == profiles[0].name {
+            // two files of one name (a/guards.toml, b/guards.toml): the paths tell them apart
+            profiles[0].name = flags.label(&first);
+            name = p.clone();
         }
         profiles.push(ProfileArg {
             arg: Some(p.clone()),
-            name: p.clone(),
+            name,
             options: Vec::new(),
         });
     }
@@ -632,4 +639,16 @@ fn run_round(
     }
     data.games.extend(games);
     Ok(())
+}
+
+/// How records and summaries name a profile argument: one given by its file is named by the
+/// file's stem, as `kessel.game.profile()` names it (the whole path was clipped at the left in the
+/// report's charts); a name stays as it is.
+fn profile_name(arg: &str) -> String {
+    if kessel_core::engine::Engine::is_profile_path(arg) {
+        if let Some(stem) = std::path::Path::new(arg).file_stem() {
+            return stem.to_string_lossy().into_owned();
+        }
+    }
+    arg.to_string()
 }

@@ -15,7 +15,7 @@ use super::query::{marker_table, unit_table, UnitFilter};
 use super::strings::list;
 use crate::hex::Hex;
 use crate::state::Location;
-use crate::world::{Shared, World};
+use crate::world::{Shared, Stage, World};
 use mlua::{Lua, LuaSerdeExt, Table};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -405,6 +405,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
                 let v = match wb.options.get(&id) {
                     Some(v) => lua.to_value(v)?,
+                    // while the rules load no option has a value yet, declared or not: "unknown
+                    // option" sent a designer looking for a typo in an option declared a line above
+                    None if wb.stage() == Stage::Declare => {
+                        return Err(mlua::Error::runtime(format!(
+                            "option `{id}` read while the rules load: options are set once the ruleset and the scenario's scripts have loaded (read it in a hook, an action or a query)"
+                        )));
+                    }
                     None => {
                         return Err(mlua::Error::runtime(format!("unknown option `{id}`")));
                     }
