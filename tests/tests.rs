@@ -26,4 +26,5 @@ mod surface;
 mod third_system;
 mod tidy;
 mod truncated;
+mod variant_example;
 mod views;
