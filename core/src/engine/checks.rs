@@ -186,6 +186,13 @@ impl Engine {
                 }
             }
         }
+        // two variants of one table in force, neither declared for the pair [Variants]
+        {
+            let w = self.world.borrow();
+            for message in w.ruleset.variant_conflicts(&w.options) {
+                errors.push(LoadError::new(&sc.path, None, message));
+            }
+        }
         let problems = self
             .host
             .guarded(|lua| hooks::call_check_hooks(lua, &self.world))?;

@@ -384,7 +384,16 @@ impl Engine {
             format!("the ruleset has no option `{id}`{hint}")
         })?;
         decl.check(&value)?;
-        w.options.values.insert(id.to_string(), value);
+        let before = w.options.values.insert(id.to_string(), value);
+        // a value that puts two variants of one table in force, neither declared for the pair,
+        // would drop one of them unseen: refused, the option left as it was
+        if let Some(conflict) = w.ruleset.variant_conflicts(&w.options).into_iter().next() {
+            match before {
+                Some(v) => w.options.values.insert(id.to_string(), v),
+                None => w.options.values.remove(id),
+            };
+            return Err(conflict);
+        }
         w.options_changed();
         Ok(())
     }

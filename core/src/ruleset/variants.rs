@@ -140,6 +140,66 @@ impl Ruleset {
             })
             .or_else(|| self.dice_tables.get(id))
     }
+
+    /// Table variants in force together where the one used (the last declared) does not cover
+    /// the others: each such pair would drop the other variant's changes unseen, so a game under
+    /// those options is refused, saying which. A variant whose `when` holds every condition of
+    /// the others in force is a deliberate combination (declared for the pair) and is no
+    /// conflict. Movement variants combine entry by entry and never conflict.
+    pub fn variant_conflicts(&self, options: &Options) -> Vec<String> {
+        let mut out = Vec::new();
+        let in_force: Vec<&Variant> = (self.variants.iter())
+            .filter(|v| v.in_force(options))
+            .collect();
+        let key = |v: &Variant| match &v.data {
+            VariantData::Table(t) => Some(("results table", t.id.clone())),
+            VariantData::Dice(t) => Some(("dice table", t.id.clone())),
+            VariantData::Movement(_) => None,
+        };
+        for (i, used) in in_force.iter().enumerate() {
+            let Some(k) = key(used) else { continue };
+            // only the last one in force of its table is used
+            if in_force[i + 1..]
+                .iter()
+                .any(|v| key(v).as_ref() == Some(&k))
+            {
+                continue;
+            }
+            for other in &in_force[..i] {
+                let covered = other
+                    .when
+                    .iter()
+                    .all(|(id, v)| used.when.get(id) == Some(v));
+                if key(other).as_ref() != Some(&k) || covered {
+                    continue;
+                }
+                out.push(format!(
+                    "{} `{}`: the variant for {} ({}) and the one for {} ({}) are both in force, and the one declared last is used whole, dropping the other's changes; declare a variant for both ({}) after them, or refuse the pair in a `check` hook",
+                    k.0,
+                    k.1,
+                    when_text(&other.when),
+                    site_text(&other.site),
+                    when_text(&used.when),
+                    site_text(&used.site),
+                    when_text(&other.when.iter().chain(&used.when).map(|(a, b)| (a.clone(), b.clone())).collect()),
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// `when = { a = true, b = "x" }` as written in Lua.
+fn when_text(when: &BTreeMap<String, Value>) -> String {
+    let parts: Vec<String> = when.iter().map(|(id, v)| format!("{id} = {v}")).collect();
+    format!("`when = {{ {} }}`", parts.join(", "))
+}
+
+fn site_text(site: &Option<Site>) -> String {
+    match site {
+        Some(s) => format!("{}:{}", s.file, s.line),
+        None => "declared".to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -192,5 +252,70 @@ mod tests {
             "entries the variant does not name stay"
         );
         assert_eq!(r.variant_mask(&options), 1);
+    }
+
+    fn table_variant(when: &[(&str, bool)], line: usize) -> Variant {
+        Variant {
+            when: when
+                .iter()
+                .map(|(k, v)| (k.to_string(), json!(v)))
+                .collect(),
+            data: VariantData::Table(ResultsTable {
+                id: "crt".into(),
+                kind: crate::tables::OddsKind::Ratio,
+                columns: Vec::new(),
+                first_roll: 1,
+                rows: Vec::new(),
+                die: None,
+            }),
+            site: Some(Site {
+                file: "init.lua".into(),
+                line,
+            }),
+        }
+    }
+
+    #[test]
+    fn two_table_variants_in_force_conflict_unless_the_last_is_declared_for_both() {
+        let decl = |id: &str| OptionDecl {
+            id: id.into(),
+            kind: OptionType::Bool,
+            default: json!(false),
+            description: String::new(),
+            rule: String::new(),
+            min: None,
+            max: None,
+        };
+        let mut r = Ruleset {
+            variants: vec![
+                table_variant(&[("a", true)], 3),
+                table_variant(&[("b", true)], 7),
+            ],
+            ..Ruleset::default()
+        };
+        let mut options = Options::defaults(vec![decl("a"), decl("b")]);
+        options.values.insert("a".into(), json!(true));
+        assert!(r.variant_conflicts(&options).is_empty(), "one in force");
+        options.values.insert("b".into(), json!(true));
+        let found = r.variant_conflicts(&options);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("init.lua:3") && found[0].contains("init.lua:7"),
+            "{}",
+            found[0]
+        );
+        assert!(
+            found[0].contains("`when = { a = true, b = true }`"),
+            "{}",
+            found[0]
+        );
+        // a variant for the pair, declared after both, is the combination: no conflict
+        r.variants
+            .push(table_variant(&[("a", true), ("b", true)], 9));
+        assert!(r.variant_conflicts(&options).is_empty());
+        // movement variants combine entry by entry: never a conflict
+        let (m, mut mo) = ruleset();
+        mo.values.insert("dear_rivers".into(), json!(true));
+        assert!(m.variant_conflicts(&mo).is_empty());
     }
 }

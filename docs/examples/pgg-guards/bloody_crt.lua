@@ -22,11 +22,7 @@ kessel.results_table{ id = "crt", columns = cols, rows = rows, rule = "B1",
   description = "CRT with the Bloody 3-1 house rule", when = { bloody_3_1 = true } }
 
 -- The bundled rules have a variant of this table too (option crt_row2). A table variant replaces
--- the whole table and, of two in force, the one declared last wins: this one, built from the
--- printed row 2, would undo crt_row2 = transcribed without a word. Refuse the pair instead.
-kessel.on("check", function()
-  if kessel.game.option("bloody_3_1") and kessel.game.option("crt_row2") ~= "printed" then
-    return { { message = "house rule B1 (bloody_3_1) is built on the printed CRT and cannot be played with crt_row2 = "
-      .. kessel.game.option("crt_row2") .. " [B1] [9.5]" } }
-  end
-end)
+-- the whole table, so this one, built from the printed row 2, cannot be played beside
+-- crt_row2 = transcribed: with both on, the engine refuses the game and names the two variants
+-- (a variant declared for the pair, `when = { bloody_3_1 = true, crt_row2 = "transcribed" }`,
+-- would settle it instead).
