@@ -1898,3 +1898,44 @@ fn scenario_var_names_lists_every_key_the_scenario_sets() {
         "{said}"
     );
 }
+
+/// A `result` hook after the first (a scenario's script, a variant) adds `metrics` to the first's
+/// answer; it may give nothing else, and no measure the first gives already.
+#[test]
+fn a_later_result_hook_adds_its_metrics_to_the_first() {
+    let load = |name: &str, lua: &str| {
+        let scenario = toy_with_script(name, "measure.lua", lua);
+        Engine::load(&scenario, None, 1, Limits::default()).expect("loads")
+    };
+    let e = load(
+        "result-metrics",
+        r#"kessel.on("result", function() return { metrics = { house_rule_fired = 3 } } end)
+kessel.on("result", function() return nil end)"#,
+    );
+    let r = e.result().expect("answers").expect("a result");
+    assert_eq!(
+        r["metrics"]["house_rule_fired"],
+        serde_json::json!(3),
+        "{r}"
+    );
+    assert!(r["level"].is_string(), "the first hook's level stays: {r}");
+    let e = load(
+        "result-level",
+        r#"kessel.on("result", function() return { level = "Red win" } end)"#,
+    );
+    let err = e.result().expect_err("refused").message;
+    assert!(
+        err.contains("measure.lua:1") && err.contains("may only add `metrics`"),
+        "{err}"
+    );
+    let e = load(
+        "result-twice",
+        r#"kessel.on("result", function() return { metrics = { a = 1 } } end)
+kessel.on("result", function() return { metrics = { a = 2 } } end)"#,
+    );
+    let err = e.result().expect_err("refused").message;
+    assert!(
+        err.contains("measure.lua:2") && err.contains("\"a\""),
+        "{err}"
+    );
+}

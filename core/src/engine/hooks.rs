@@ -464,24 +464,75 @@ struct Listed {
 }
 
 /// The ruleset's `result` hook: how the game stands (`{ level = "...", scores = { side = n } }`).
+/// The first hook registered gives the result; a later one (a scenario's script, a rule variant
+/// layered on the ruleset) may only add `metrics`, merged into the first's, so that a variant can
+/// count how often its house rule fires in the balance lab without replacing the rules' result.
 pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>> {
-    let Some(f) = hooks(lua, "result")?.into_iter().next() else {
+    let mut all = hooks(lua, "result")?.into_iter();
+    let Some(f) = all.next() else {
         return Ok(None);
     };
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = running(
-        lua,
-        || "the `result` hook".into(),
-        || f.call::<mlua::Value>(()),
-    )
-    .and_then(|v| {
-        let read = bounded_from_value(lua, v, "the result", MAX_ANSWER_BYTES);
-        let read = read.and_then(|answer| {
-            super::result::check(&world.borrow(), &answer).map_err(mlua::Error::runtime)?;
-            Ok(answer)
-        });
-        returned(&f, "result hook", read)
-    });
+    let call = |f: &mlua::Function| {
+        running(
+            lua,
+            || "the `result` hook".into(),
+            || f.call::<mlua::Value>(()),
+        )
+        .and_then(|v| {
+            let read = bounded_from_value(lua, v, "the result", MAX_ANSWER_BYTES);
+            returned(f, "result hook", read)
+        })
+    };
+    let out = (|| {
+        let mut answer = call(&f)?;
+        for later in all {
+            let added = call(&later)?;
+            let metrics = match &added {
+                Value::Null => continue,
+                Value::Object(o) if o.keys().all(|k| k == "metrics") => o.get("metrics"),
+                _ => {
+                    return Err(mlua::Error::runtime(format!(
+                        "{}: a `result` hook after the first ({}) may only add `metrics`: the first gives the level, scores and control",
+                        hook_place(&later),
+                        hook_place(&f)
+                    )))
+                }
+            };
+            let Some(Value::Object(metrics)) = metrics else {
+                continue;
+            };
+            if answer.is_null() {
+                answer = Value::Object(Default::default());
+            }
+            let Some(Value::Object(into)) = answer.as_object_mut().map(|o| {
+                o.entry("metrics")
+                    .or_insert_with(|| Value::Object(Default::default()))
+            }) else {
+                continue;
+            };
+            for (name, v) in metrics {
+                if into.contains_key(name) {
+                    return Err(mlua::Error::runtime(format!(
+                        "{}: the `result` hook defined here adds measure \"{}\", which an earlier `result` hook gives already",
+                        hook_place(&later),
+                        crate::error::printable_name(name)
+                    )));
+                }
+                into.insert(name.clone(), v.clone());
+            }
+        }
+        super::result::check(&world.borrow(), &answer)
+            .map_err(mlua::Error::runtime)
+            .map_err(|e| match e {
+                mlua::Error::RuntimeError(m) => mlua::Error::runtime(format!(
+                    "{}: the result hook defined here returned {m}",
+                    hook_place(&f)
+                )),
+                other => other,
+            })?;
+        Ok(answer)
+    })();
     drop(guard);
     Ok(Some(out?).filter(|v| !v.is_null()))
 }
