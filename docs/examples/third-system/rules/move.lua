@@ -43,6 +43,8 @@ local function refusal(a)
     end
   end
   local dest = a.path[#a.path]
+  -- the unit goes to the last hex: one where it stands is no move (it failed when applied)
+  if dest == u.hex then return { rule = "S2", message = u.id .. " is already in " .. dest .. ": a move ends in another hex" } end
   local f = field_for(u)
   if f:cost(dest) == nil then
     local no = f:why_not(dest)
