@@ -28,10 +28,13 @@ kessel.action{
     end
     local dest = type(a.path) == "table" and a.path[#a.path]
     if not dest then return { rule = "R2", message = "a move needs a path" } end
+    local seen = {}
     for i, h in ipairs(a.path) do
       if type(h) ~= "string" or not kessel.hex.valid(h) then
         return { rule = "R2", message = "`path` item " .. i .. " is not a hex of this map" }
       end
+      if seen[h] then return { rule = "R2", message = "`path` names " .. h .. " twice" } end
+      seen[h] = true
     end
     -- the unit goes to the path's last hex: one where it stands is no move (it failed when applied)
     if dest == u.hex then return { rule = "R2", message = u.id .. " is already in " .. dest .. ": a move ends in another hex" } end

@@ -20,6 +20,7 @@ kessel.test("case_R2_a_move_that_ends_where_it_starts_or_names_no_unit_is_refuse
   refused({ kind = "move", units = { "n" }, path = { "0203" } }, "R2", "`unit` names one")
   refused({ kind = "move", unit = "n", path = { 203 } }, "R2", "`path` item 1 is not a hex")
   refused({ kind = "move", unit = "n", path = "0203" }, "R2", "a move needs a path")
+  refused({ kind = "move", unit = "n", path = { "0203", "0203" } }, "R2", "`path` names 0203 twice")
   expect.accepted(kessel.act{ kind = "move", unit = "n", path = { "0203" } })
 end)
 

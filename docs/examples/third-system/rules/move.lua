@@ -37,10 +37,13 @@ local function refusal(a)
   if type(a.path) ~= "table" or #a.path == 0 then return { rule = "S2", message = "a move needs a path" } end
   -- the unit goes by the cheapest way to the last hex, but every hex named must be one of the map
   -- (a path of junk before a good last hex was taken as that hex alone)
+  local seen = {}
   for _, h in ipairs(a.path) do
     if type(h) ~= "string" or not kessel.hex.valid(h) then
       return { rule = "S2", message = C.shown(h) .. " is not a hex of this map" }
     end
+    if seen[h] then return { rule = "S2", message = "the path names " .. h .. " twice" } end
+    seen[h] = true
   end
   local dest = a.path[#a.path]
   -- the unit goes to the last hex: one where it stands is no move (it failed when applied)
