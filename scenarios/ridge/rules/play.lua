@@ -41,7 +41,8 @@ kessel.action{
     local f = field_for(u)
     if f:cost(dest) == nil then
       local why = f:why_not(dest)
-      return { rule = why.rule, message = "cannot reach " .. dest .. ": " .. why.message }
+      -- the search's own reasons (out of reach with the MP left, no way in) cite no case: R2's
+      return { rule = why.rule or "R2", message = "cannot reach " .. dest .. ": " .. why.message }
     end
     return stack_full(dest, u.id)
   end,

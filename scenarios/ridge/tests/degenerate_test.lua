@@ -21,6 +21,10 @@ kessel.test("case_R2_a_move_that_ends_where_it_starts_or_names_no_unit_is_refuse
   refused({ kind = "move", unit = "n", path = { 203 } }, "R2", "`path` item 1 is not a hex")
   refused({ kind = "move", unit = "n", path = "0203" }, "R2", "a move needs a path")
   refused({ kind = "move", unit = "n", path = { "0203", "0203" } }, "R2", "`path` names 0203 twice")
+  -- the search's reasons for a hex beyond the allowance cited no case
+  board{ { id = "slow", side = "north", type = "foot", faces = { "4-3-1" }, at = "0202" } }
+  refused({ kind = "move", unit = "slow", path = { "0205" } }, "R2", "cannot reach 0205")
+  board{ foot("n", "north", "0202"), foot("s", "south", "0505") }
   expect.accepted(kessel.act{ kind = "move", unit = "n", path = { "0203" } })
 end)
 

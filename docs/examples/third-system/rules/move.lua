@@ -51,7 +51,8 @@ local function refusal(a)
   local f = field_for(u)
   if f:cost(dest) == nil then
     local no = f:why_not(dest)
-    return { rule = no.rule, message = "cannot reach " .. dest .. ": " .. no.message }
+    -- the search's own reasons (out of reach with the MP left, no way in) cite no case: S2's
+    return { rule = no.rule or "S2", message = "cannot reach " .. dest .. ": " .. no.message }
   end
   if C.count_at(dest) >= C.STACK_LIMIT then
     return { rule = "S3", message = "hex " .. dest .. " already holds " .. C.STACK_LIMIT .. " units" }

@@ -17,3 +17,11 @@ kessel.test("case_S2_a_move_that_ends_where_it_starts_or_repeats_a_hex_is_refuse
   expect.eq(kessel.units.get("c1").flags.moved, nil, "the unit may still move")
   expect.accepted(kessel.act{ kind = "move", unit = "c1", path = { "0103" } })
 end)
+
+-- [S2] a destination beyond the unit's allowance is refused citing S2 (the search's reason cited
+-- no case)
+kessel.test("case_S2_a_move_out_of_reach_cites_s2", function()
+  H.valley{ units = { H.inf("c1", "crown", "0106") } }
+  local ok, why = kessel.act{ kind = "move", unit = "c1", path = { "0806" } }
+  expect.refused(ok, why, "S2", "out of reach")
+end)
