@@ -1087,11 +1087,17 @@ function K.choose_reasons(a)
     return C.reason("9.6", "choose \"loss\" (lose %d step(s)) or \"retreat\" (%d hex(es))", p.n, p.n)
   end
   -- a unit named must be one of the decision's, whatever the choice: a retreat moves the whole
-  -- stack [9.7], so naming another unit with it is a mistake, not a choice
+  -- stack [9.7], so naming another unit with it is a mistake, not a choice; only a loss names a
+  -- unit more than once (once a step)
+  local named = {}
   for _, id in ipairs(a.units or {}) do
     if not C.contains(p.units, id) then
       return C.reason("9.6", "`%s` is not one of the units that must take the loss or retreat", tostring(id))
     end
+    if named[id] and a.choice ~= "loss" then
+      return C.reason("9.6", "`units` names %s twice: only a loss names a unit once for each step", id)
+    end
+    named[id] = true
   end
   if a.choice == "loss" and a.units then
     local count, total = {}, 0

@@ -49,6 +49,7 @@ kessel.test("case_9_6_a_choice_naming_a_unit_not_in_the_decision_is_refused", fu
   expect.accepted(B.attack({ "g" }, { "0403" }))
   refused({ kind = "choose", choice = "retreat", units = { "t" } }, "9.6", "`t` is not one of the units")
   refused({ kind = "choose", choice = "loss", units = { "t" } }, "9.6", "`t` is not one of the units")
+  refused({ kind = "choose", choice = "retreat", units = { "s", "s" } }, "9.6", "`units` names s twice")
   expect.eq(B.pending().kind, "loss_or_retreat", "the decision still waits")
   expect.accepted(kessel.act{ kind = "choose", choice = "retreat", units = { "s" } })
   expect.eq(B.pending().kind, "retreat_path")
