@@ -21,17 +21,28 @@ end
 kessel.action{
   kind = "move", rule = "R2", description = "move one unit along a path",
   validate = function(a)
-    local u = kessel.units.get(a.unit)
-    if not u or u.location ~= "map" then return { rule = "R2", message = "no such unit on the map" } end
+    local u = type(a.unit) == "string" and kessel.units.get(a.unit) or nil
+    if not u or u.location ~= "map" then return { rule = "R2", message = "no such unit on the map: `unit` names one" } end
     if u.side ~= C.phasing() or not C.in_step("move") then
       return { rule = "R2", message = "only the phasing side moves, in its movement phase" }
     end
-    local dest = a.path and a.path[#a.path]
+    local dest = type(a.path) == "table" and a.path[#a.path]
     if not dest then return { rule = "R2", message = "a move needs a path" } end
+    local seen = {}
+    for i, h in ipairs(a.path) do
+      if type(h) ~= "string" or not kessel.hex.valid(h) then
+        return { rule = "R2", message = "`path` item " .. i .. " is not a hex of this map" }
+      end
+      if seen[h] then return { rule = "R2", message = "`path` names " .. h .. " twice" } end
+      seen[h] = true
+    end
+    -- the unit goes to the path's last hex: one where it stands is no move (it failed when applied)
+    if dest == u.hex then return { rule = "R2", message = u.id .. " is already in " .. dest .. ": a move ends in another hex" } end
     local f = field_for(u)
     if f:cost(dest) == nil then
       local why = f:why_not(dest)
-      return { rule = why.rule, message = "cannot reach " .. dest .. ": " .. why.message }
+      -- the search's own reasons (out of reach with the MP left, no way in) cite no case: R2's
+      return { rule = why.rule or "R2", message = "cannot reach " .. dest .. ": " .. why.message }
     end
     return stack_full(dest, u.id)
   end,
@@ -97,15 +108,20 @@ kessel.action{
       reasons[#reasons + 1] = { rule = "R4", message = "an attack needs attacking units" }
       return reasons
     end
+    local seen = {}
     for _, id in ipairs(a.units) do
-      local u = kessel.units.get(id)
-      if not u or u.side ~= C.phasing() or u.location ~= "map" then
+      local u = type(id) == "string" and kessel.units.get(id) or nil
+      -- a unit named twice would add its attack twice
+      if seen[id] then
+        reasons[#reasons + 1] = { rule = "R4", message = tostring(id) .. " is named twice in `units`" }
+      elseif not u or u.side ~= C.phasing() or u.location ~= "map" then
         reasons[#reasons + 1] = { rule = "R4", message = tostring(id) .. " is not a phasing unit on the map" }
       elseif not kessel.hex.adjacent(u.hex, target) then
         reasons[#reasons + 1] = { rule = "R4", message = id .. " is not adjacent to " .. target }
       elseif u.flags.attacked then
         reasons[#reasons + 1] = { rule = "R4.1", message = id .. " already attacked this phase" }
       end
+      seen[id] = true
     end
     return reasons
   end,

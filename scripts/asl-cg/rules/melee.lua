@@ -124,6 +124,13 @@ kessel.action{
       end
       out[w.unit] = true
     end
+    -- a report that takes no unit out leaves both sides in the Location: the same Melee would be
+    -- first again, so nothing was resolved; a Melee both sides survive is left to end_step, which
+    -- notes it unresolved
+    if next(out) == nil then
+      return C.refuse("9.601", "the outcome of the Melee in " .. first.hex .. " names no unit eliminated, captured or withdrawn: "
+        .. "it would resolve nothing (end_step leaves a Melee both sides survive unresolved, with a note)")
+    end
   end,
   apply = function(a)
     for _, id in ipairs(a.eliminated or {}) do C.eliminate(id, "9.601", "Melee") end

@@ -713,11 +713,10 @@ function K.attack_reasons(a, command)
   local targets = targets_of(a)
   if #ids == 0 then no("9.1", "an attack needs attacking units") end
   if #targets == 0 then no("9.1", "an attack needs at least one defending hex") end
-  local units, combat_units, leaders, seen = {}, {}, {}, {}
+  local units, combat_units, leaders = {}, {}, {}
   for _, id in ipairs(ids) do
     local u = kessel.units.get(id)
     if not u then no("9.1", "no unit `%s`", tostring(id))
-    elseif seen[id] then no("9.1", "%s is listed twice", C.name(u))
     elseif u.location ~= "map" then no("9.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
     elseif u.side ~= side then no("9.1", "%s does not belong to the phasing player", C.name(u))
     elseif u.flags.attacked then
@@ -742,7 +741,6 @@ function K.attack_reasons(a, command)
         end
       end
     end
-    seen[id] = true
   end
   if #ids > 0 and #combat_units == 0 and #reasons == 0 then no("10.2", "leaders have no attack strength: an attack needs combat units") end
   for _, r in ipairs(L.check_attack_leaders(leaders, combat_units)) do reasons[#reasons + 1] = r end
@@ -1120,7 +1118,7 @@ local function eng_reasons(a, p)
   end
 end
 
-local CHOOSE_FIELDS = { { name = "choice", kind = "string" }, { name = "units", kind = "ids" } }
+local CHOOSE_FIELDS = { { name = "choice", kind = "string" }, { name = "units", kind = "ids", repeats = true } }
 
 function K.choose_reasons(a)
   local shape = C.shape_reason(a, "9.6", CHOOSE_FIELDS)
@@ -1133,13 +1131,23 @@ function K.choose_reasons(a)
   if a.choice ~= "loss" and a.choice ~= "retreat" then
     return C.reason("9.6", "choose \"loss\" (lose %d step(s)) or \"retreat\" (%d hex(es))", p.n, p.n)
   end
+  -- a unit named must be one of the decision's, whatever the choice: a retreat moves the whole
+  -- stack [9.7], so naming another unit with it is a mistake, not a choice; only a loss names a
+  -- unit more than once (once a step)
+  local named = {}
+  for _, id in ipairs(a.units or {}) do
+    if not C.contains(p.units, id) then
+      return C.reason("9.6", "`%s` is not one of the units that must take the loss or retreat", tostring(id))
+    end
+    if named[id] and a.choice ~= "loss" then
+      return C.reason("9.6", "`units` names %s twice: only a loss names a unit once for each step", id)
+    end
+    named[id] = true
+  end
   if a.choice == "loss" and a.units then
     local count, total = {}, 0
     for _, id in ipairs(a.units) do
       local u = kessel.units.get(id)
-      if not u or not C.contains(p.units, id) then
-        return C.reason("9.6", "`%s` is not one of the units that must take the loss", tostring(id))
-      end
       count[id] = (count[id] or 0) + 1
       if count[id] > u.steps_left then
         return C.reason("9.6", "%s has only %d step(s)", C.name(u), u.steps_left)

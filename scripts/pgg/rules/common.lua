@@ -36,8 +36,10 @@ end
 -- players, scripts and saved games, so a malformed one is refused naming the field, never an
 -- error inside the rules. `fields` maps a field name to "ids" (a list of unit ids; `one` lets a
 -- single id stand for the list), "hexes" (a list of hexes of this map), "hex" (one hex of this
--- map), "string", "number" or "boolean"; an absent field is left to the validator. Returns a
--- reason or nil.
+-- map), "string", "number" or "boolean"; an absent field is left to the validator. A unit named
+-- twice in an "ids" list is refused unless the field says `repeats` (a loss names a unit once a
+-- step): every action reads such a list as a set of units, and a unit counted twice would pay its
+-- MP twice or add its strength twice. Returns a reason or nil.
 local SCALAR = { string = "text (one name)", number = "a number", boolean = "true or false" }
 function C.shape_reason(a, rule, fields)
   for _, f in ipairs(fields) do
@@ -59,6 +61,7 @@ function C.shape_reason(a, rule, fields)
       elseif type(v) ~= "table" then
         return C.reason(rule, "`%s` is a list (%s={...}), not a %s", f.name, f.name, type(v))
       else
+        local seen = {}
         for i, x in ipairs(v) do
           if type(x) ~= "string" then
             return C.reason(rule, "`%s` item %d is a %s, not a %s", f.name, i, type(x),
@@ -66,6 +69,10 @@ function C.shape_reason(a, rule, fields)
           end
           if f.kind == "hexes" and not kessel.hex.valid(x) then
             return C.reason(rule, "`%s` item %d, `%s`, is not a hex of this map", f.name, i, x)
+          end
+          if f.kind == "ids" and not f.repeats then
+            if seen[x] then return C.reason(rule, "`%s` names %s twice (items %d and %d)", f.name, x, seen[x], i) end
+            seen[x] = i
           end
         end
       end

@@ -37,16 +37,22 @@ local function refusal(a)
   if type(a.path) ~= "table" or #a.path == 0 then return { rule = "S2", message = "a move needs a path" } end
   -- the unit goes by the cheapest way to the last hex, but every hex named must be one of the map
   -- (a path of junk before a good last hex was taken as that hex alone)
+  local seen = {}
   for _, h in ipairs(a.path) do
     if type(h) ~= "string" or not kessel.hex.valid(h) then
       return { rule = "S2", message = C.shown(h) .. " is not a hex of this map" }
     end
+    if seen[h] then return { rule = "S2", message = "the path names " .. h .. " twice" } end
+    seen[h] = true
   end
   local dest = a.path[#a.path]
+  -- the unit goes to the last hex: one where it stands is no move (it failed when applied)
+  if dest == u.hex then return { rule = "S2", message = u.id .. " is already in " .. dest .. ": a move ends in another hex" } end
   local f = field_for(u)
   if f:cost(dest) == nil then
     local no = f:why_not(dest)
-    return { rule = no.rule, message = "cannot reach " .. dest .. ": " .. no.message }
+    -- the search's own reasons (out of reach with the MP left, no way in) cite no case: S2's
+    return { rule = no.rule or "S2", message = "cannot reach " .. dest .. ": " .. no.message }
   end
   if C.count_at(dest) >= C.STACK_LIMIT then
     return { rule = "S3", message = "hex " .. dest .. " already holds " .. C.STACK_LIMIT .. " units" }
