@@ -270,10 +270,10 @@ fn a_failed_expectation_shows_each_reason_with_its_rule_case_only_when_it_cites_
         dir.join("tests/zz_failing_test.lua"),
         r#"local expect = kessel.expect
 kessel.test("unreachable", function()
-  expect.accepted(kessel.act{ kind = "move", unit = "r1", path = { "0909" } })
+  expect.accepted(kessel.act{ kind = "move", unit = "r1", path = { "0705" } })
 end)
 kessel.test("wrong_case", function()
-  local ok, reasons = kessel.act{ kind = "move", unit = "r1", path = { "0909" } }
+  local ok, reasons = kessel.act{ kind = "move", unit = "r1", path = { "0705" } }
   expect.refused(ok, reasons, "T99")
 end)
 "#,
@@ -283,10 +283,11 @@ end)
     let r = kessel(&["test", file.to_str().expect("utf8")]);
     assert_ne!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.ends_with("0 passed, 2 failed\n"), "{}", r.stdout);
-    // the engine's own "no way in" cites no rule: no `[nil]` after it
+    // the engine's own "out of reach" cites no rule: no `[nil]` after it
     assert!(
-        r.stdout
-            .contains("expected the action to be accepted, got: cannot reach 0909: no way in\n"),
+        r.stdout.contains(
+            "expected the action to be accepted, got: cannot reach 0705: out of reach with 4 MP\n"
+        ),
         "{}",
         r.stdout
     );
