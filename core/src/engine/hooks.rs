@@ -484,8 +484,18 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
             returned(f, "result hook", read)
         })
     };
+    let checked = |f: &mlua::Function, answer: &Value| {
+        super::result::check(&world.borrow(), answer).map_err(|m| {
+            mlua::Error::runtime(format!(
+                "{}: the result hook defined here returned {m}",
+                hook_place(f)
+            ))
+        })
+    };
     let out = (|| {
         let mut answer = call(&f)?;
+        // the first's own answer is judged alone, so a fault of its own is said at its line
+        checked(&f, &answer)?;
         for later in all {
             let added = call(&later)?;
             let metrics = match &added {
@@ -521,16 +531,9 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
                 }
                 into.insert(name.clone(), v.clone());
             }
+            // (each later hook judged with what it added: too many measures, one out of range)
+            checked(&later, &answer)?;
         }
-        super::result::check(&world.borrow(), &answer)
-            .map_err(mlua::Error::runtime)
-            .map_err(|e| match e {
-                mlua::Error::RuntimeError(m) => mlua::Error::runtime(format!(
-                    "{}: the result hook defined here returned {m}",
-                    hook_place(&f)
-                )),
-                other => other,
-            })?;
         Ok(answer)
     })();
     drop(guard);
