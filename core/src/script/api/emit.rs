@@ -261,6 +261,22 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             name,
             super::function(lua, move |lua, unit: String| {
                 check_unit(&w, &unit)?;
+                // sending a unit where it already is changes nothing: a rule that eliminates an
+                // eliminated unit has lost track of it, and said nothing
+                // (a withdrawal of a unit waiting off the map is how a ruleset keeps one back,
+                // and stays allowed)
+                let gone = match loc {
+                    Location::Eliminated => Some("eliminated"),
+                    Location::Removed => Some("removed"),
+                    _ => None,
+                };
+                if let Some(gone) = gone {
+                    if w.borrow().state.unit(&unit).map(|u| &u.location) == Some(&loc) {
+                        return Err(mlua::Error::runtime(format!(
+                            "kessel.emit.{name}: `{unit}` is {gone} already"
+                        )));
+                    }
+                }
                 emit(lua, &w, Event::Located { unit, to: loc })
             })?,
         )?;
