@@ -562,42 +562,5 @@ pub fn describe_action_named(a: &Action, name: &dyn Fn(&str) -> Option<String>) 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use kessel_core::scenario::Scenario;
-    use kessel_core::script::Limits;
-
-    /// Without an `odds` query the printed strengths are summed: two counters of 2,000,000,000
-    /// overflowed the sum (a debug build panicked, a release build went on with a negative
-    /// attack); the total stays at the most a strength can be, above the table.
-    #[test]
-    fn printed_strengths_past_an_i32_read_as_above_the_table() {
-        let dir = kessel_test_support::toy_copy("editor-odds-huge-strengths");
-        let play = dir.join("rules/play.lua");
-        let text = std::fs::read_to_string(&play).expect("read");
-        assert!(
-            text.contains("id = \"odds\""),
-            "the toy declares the odds query"
-        );
-        std::fs::write(&play, text.replacen("id = \"odds\"", "id = \"odds_x\"", 1)).expect("write");
-        let sc = dir.join("scenario.toml");
-        let text = std::fs::read_to_string(&sc).expect("read");
-        let text = text
-            .replacen("faces = [\"3-3-4\"]", "faces = [\"2000000000-3-4\"]", 1)
-            .replacen(
-                "faces = [\"4-2-6\", \"2-1-6\"]",
-                "faces = [\"2000000000-2-6\"]",
-                1,
-            );
-        std::fs::write(&sc, text).expect("write");
-        let scenario = Scenario::load(&sc).expect("scenario");
-        let engine = Engine::with_scenario(scenario, None, 1, Limits::default()).expect("engine");
-        let target = engine.state().map.parse("0603").expect("hex");
-        let o = odds(&engine, &["r1".into(), "r2".into()], &[target]).expect("odds");
-        assert_eq!((o.attack, o.defence), (i64::from(i32::MAX), 3));
-        assert!(
-            o.edge.as_deref().is_some_and(|e| e.starts_with("above")),
-            "{o:?}"
-        );
-    }
-}
+#[path = "queries_tests.rs"]
+mod tests;

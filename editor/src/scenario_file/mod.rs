@@ -497,6 +497,15 @@ vp = 10
         assert_eq!(f.def.last_turn(), u32::MAX);
         let f = ScenarioFile::parse("[scenario]\nfirst_turn = 2\nturns = 3\n").expect("toml");
         assert_eq!(f.def.last_turn(), 4);
+        // such a file opens, its problem listed, and the schedule tab reads its last turn
+        let dir = kessel_test_support::toy_copy("editor-first-turn-huge");
+        let path = dir.join("scenario.toml");
+        let text = std::fs::read_to_string(&path).expect("read");
+        let text = text.replacen("turns = 3", "turns = 3\nfirst_turn = 4294967295", 1);
+        std::fs::write(&path, text).expect("write");
+        let doc = crate::document::Document::open(&path).expect("opens");
+        assert!(!doc.load_problems.is_empty());
+        assert_eq!(doc.scenario.expect("scenario").last_turn(), u32::MAX);
     }
 
     #[test]
