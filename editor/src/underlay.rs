@@ -230,8 +230,11 @@ impl Underlay {
                 p.get(k)
                     .and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
             };
+            // (a spot at `nan` or `inf`, written by hand, is no spot: it made the whole fit NaN
+            // and the picture vanished without a word)
+            let spot = |k: &str| num(k).filter(|v| v.is_finite() && v.abs() <= f64::from(f32::MAX));
             if let (Some(x), Some(y), Some(hex)) =
-                (num("x"), num("y"), p.get("hex").and_then(|v| v.as_str()))
+                (spot("x"), spot("y"), p.get("hex").and_then(|v| v.as_str()))
             {
                 u.points.push(FitPoint {
                     pixel: [x as f32, y as f32],
@@ -294,6 +297,30 @@ mod tests {
         assert_eq!(fitted.pixels[3], egui::Color32::from_gray(90));
         let small = fit_texture(&big, 10);
         assert_eq!((small.size, small.pixels.len()), ([10, 3], 30));
+    }
+
+    #[test]
+    fn a_fit_point_that_is_no_number_is_left_out() {
+        let dir = kessel_test_support::scratch("underlay-nan");
+        image::RgbaImage::new(4, 4)
+            .save(dir.join("scan.png"))
+            .expect("png");
+        let map = dir.join("map.toml");
+        let points = [
+            ("nan", "1.0", "0101"),
+            ("inf", "2.0", "0102"),
+            ("1e39", "2.0", "0103"),
+        ];
+        let mut text = "image = \"scan.png\"\n".to_string();
+        for (x, y, hex) in points.iter().chain([&("3.0", "4.0", "0201")]) {
+            text.push_str(&format!("[[points]]\nx = {x}\ny = {y}\nhex = \"{hex}\"\n"));
+        }
+        std::fs::write(Underlay::sidecar(&map), text).expect("sidecar");
+        let u = Underlay::load_beside(&map)
+            .expect("reads")
+            .expect("an underlay");
+        assert_eq!(u.points.len(), 1, "{:?}", u.points);
+        assert_eq!(u.points[0].pixel, [3.0, 4.0]);
     }
 
     /// A picture wider than the context's largest texture (2048 where no painter said more)
