@@ -485,7 +485,12 @@ fn report_refuses_a_header_no_run_could_have_written() {
     let (first, rest) = text.split_once('\n').expect("a header line");
     let header: serde_json::Value = serde_json::from_str(first).expect("the header");
     type Edit = fn(&mut serde_json::Value);
-    let cases: [(&str, Edit, &str); 8] = [
+    let cases: [(&str, Edit, &str); 9] = [
+        (
+            "seeds",
+            |h| h["seeds"]["first"] = u64::MAX.into(),
+            "the seeds run past 18446744073709551615 (2 games from seed 18446744073709551615;",
+        ),
         (
             "huge",
             |h| {

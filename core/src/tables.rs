@@ -246,6 +246,13 @@ pub fn check_strengths(attack: i32, defence: i32) -> Result<(), String> {
     Ok(())
 }
 
+/// Strengths added together, as the odds read them: a total past an `i32` stays at `i32::MAX`
+/// (above any table's last column) where a plain sum panicked a debug build and wrapped round to
+/// a negative strength in a release build (two counters of 2000000000 in one attack).
+pub fn total_strength(strengths: impl IntoIterator<Item = i32>) -> i32 {
+    strengths.into_iter().fold(0, i32::saturating_add)
+}
+
 /// A 1-D dice table: a (modified) roll → a result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceTable {
@@ -327,6 +334,16 @@ impl WordTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strengths_past_an_i32_add_up_to_above_the_table() {
+        assert_eq!(total_strength([4, 3]), 7);
+        assert_eq!(total_strength([]), 0);
+        let total = total_strength([2_000_000_000, 2_000_000_000, 5]);
+        assert_eq!(total, i32::MAX);
+        let o = ratio_table().odds(total, 3, 0);
+        assert!(o.above && o.column == 5, "{o:?}");
+    }
 
     fn ratio_table() -> ResultsTable {
         let cols = [(1, 3), (1, 2), (1, 1), (2, 1), (3, 1), (4, 1)];

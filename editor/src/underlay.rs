@@ -147,11 +147,19 @@ impl Underlay {
         [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]].map(|p| t.apply(p))
     }
 
-    /// The picture as a texture (uploaded on first use).
+    /// The picture as a texture (uploaded on first use), scaled down to the largest the graphics
+    /// card takes: a scan wider than that (a map scanned at 600 dpi is 20,000 pixels long) hit
+    /// the painter's size assertion and closed the editor. The mesh maps the texture by its
+    /// corners, so a smaller texture lies over the same place.
     pub fn texture(&mut self, ctx: &egui::Context) -> egui::TextureId {
+        let max_side = ctx.input(|i| i.max_texture_side);
         self.texture
             .get_or_insert_with(|| {
-                ctx.load_texture("underlay", self.image.clone(), Default::default())
+                ctx.load_texture(
+                    "underlay",
+                    fit_texture(&self.image, max_side),
+                    Default::default(),
+                )
             })
             .id()
     }
@@ -222,8 +230,11 @@ impl Underlay {
                 p.get(k)
                     .and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
             };
+            // (a spot at `nan` or `inf`, written by hand, is no spot: it made the whole fit NaN
+            // and the picture vanished without a word)
+            let spot = |k: &str| num(k).filter(|v| v.is_finite() && v.abs() <= f64::from(f32::MAX));
             if let (Some(x), Some(y), Some(hex)) =
-                (num("x"), num("y"), p.get("hex").and_then(|v| v.as_str()))
+                (spot("x"), spot("y"), p.get("hex").and_then(|v| v.as_str()))
             {
                 u.points.push(FitPoint {
                     pixel: [x as f32, y as f32],
@@ -235,9 +246,102 @@ impl Underlay {
     }
 }
 
+/// `image` with neither side over `max_side` pixels: each square of k×k pixels averaged into one,
+/// for the smallest whole k that fits (the image itself when it fits already).
+fn fit_texture(image: &egui::ColorImage, max_side: usize) -> egui::ColorImage {
+    let [w, h] = image.size;
+    let k = w.max(h).div_ceil(max_side.max(1)).max(1);
+    if k == 1 {
+        return image.clone();
+    }
+    let (nw, nh) = (w.div_ceil(k), h.div_ceil(k));
+    let mut pixels = Vec::with_capacity(nw * nh);
+    for y in 0..nh {
+        for x in 0..nw {
+            let mut sum = [0u64; 4];
+            let mut n = 0u64;
+            for sy in y * k..((y + 1) * k).min(h) {
+                for sx in x * k..((x + 1) * k).min(w) {
+                    let c = image.pixels[sy * w + sx].to_array();
+                    for (s, v) in sum.iter_mut().zip(c) {
+                        *s += u64::from(v);
+                    }
+                    n += 1;
+                }
+            }
+            // (n ≥ 1: a block starts inside the picture; each mean is at most 255)
+            let [r, g, b, a] = sum.map(|s| u8::try_from(s / n.max(1)).unwrap_or(u8::MAX));
+            pixels.push(egui::Color32::from_rgba_premultiplied(r, g, b, a));
+        }
+    }
+    egui::ColorImage::new([nw, nh], pixels)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_picture_larger_than_a_texture_may_be_is_scaled_down_to_fit() {
+        let (w, h) = (10, 3);
+        let pixels = (0..w * h)
+            .map(|i| egui::Color32::from_gray(if i % w < 3 { 30 } else { 90 }))
+            .collect();
+        let big = egui::ColorImage::new([w, h], pixels);
+        let fitted = fit_texture(&big, 4);
+        assert_eq!(fitted.size, [4, 1]);
+        // the first block holds columns 0-2 (all 30), the second columns 3-5 (all 90), the last
+        // column 9 alone
+        assert_eq!(fitted.pixels[0], egui::Color32::from_gray(30));
+        assert_eq!(fitted.pixels[1], egui::Color32::from_gray(90));
+        assert_eq!(fitted.pixels[3], egui::Color32::from_gray(90));
+        let small = fit_texture(&big, 10);
+        assert_eq!((small.size, small.pixels.len()), ([10, 3], 30));
+    }
+
+    #[test]
+    fn a_fit_point_that_is_no_number_is_left_out() {
+        let dir = kessel_test_support::scratch("underlay-nan");
+        image::RgbaImage::new(4, 4)
+            .save(dir.join("scan.png"))
+            .expect("png");
+        let map = dir.join("map.toml");
+        let points = [
+            ("nan", "1.0", "0101"),
+            ("inf", "2.0", "0102"),
+            ("1e39", "2.0", "0103"),
+        ];
+        let mut text = "image = \"scan.png\"\n".to_string();
+        for (x, y, hex) in points.iter().chain([&("3.0", "4.0", "0201")]) {
+            text.push_str(&format!("[[points]]\nx = {x}\ny = {y}\nhex = \"{hex}\"\n"));
+        }
+        std::fs::write(Underlay::sidecar(&map), text).expect("sidecar");
+        let u = Underlay::load_beside(&map)
+            .expect("reads")
+            .expect("an underlay");
+        assert_eq!(u.points.len(), 1, "{:?}", u.points);
+        assert_eq!(u.points[0].pixel, [3.0, 4.0]);
+    }
+
+    /// A picture wider than the context's largest texture (2048 where no painter said more)
+    /// uploads: the debug build's size assertion stopped the editor.
+    #[test]
+    fn a_picture_wider_than_a_texture_may_be_uploads() {
+        let dir = kessel_test_support::scratch("underlay-wide");
+        let path = dir.join("scan.png");
+        image::RgbaImage::from_pixel(3000, 4, image::Rgba([200, 100, 50, 255]))
+            .save(&path)
+            .expect("png");
+        let mut u = Underlay::open(&path).expect("opens");
+        let ctx = egui::Context::default();
+        let max = ctx.input(|i| i.max_texture_side);
+        assert!(max < 3000, "the test needs a picture wider than {max}");
+        u.texture(&ctx);
+        let size = u.texture.as_ref().expect("uploaded").size();
+        assert!(size[0] <= max && size[1] >= 1, "{size:?}");
+        // the picture keeps its own size: fit points are in its pixels
+        assert_eq!(u.size, [3000, 4]);
+    }
 
     #[test]
     fn three_points_fix_the_fit_and_it_inverts() {

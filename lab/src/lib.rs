@@ -128,6 +128,7 @@ pub fn header(
     players: BTreeMap<String, String>,
     seeds: Seeds,
 ) -> anyhow::Result<Header> {
+    seeds.within_range().map_err(anyhow::Error::msg)?;
     let mut infos = Vec::new();
     let mut first: Option<Engine> = None;
     for p in profiles {

@@ -144,6 +144,23 @@ pub struct Seeds {
     pub shard: Option<[u64; 2]>,
 }
 
+impl Seeds {
+    /// Whether every game's seed is one: game k plays seed `first + k`, so the last must not run
+    /// past `u64::MAX` (a range that wrapped round gave the game after 18446744073709551615 seed
+    /// 0, and the report's seed range overflowed a debug build).
+    pub fn within_range(&self) -> Result<(), String> {
+        match self.first.checked_add(self.games.saturating_sub(1)) {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "the seeds run past {} ({} games from seed {}; game k plays seed + k)",
+                u64::MAX,
+                self.games,
+                self.first
+            )),
+        }
+    }
+}
+
 /// One game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -308,6 +325,7 @@ fn header_in_order(h: &Header) -> Result<(), String> {
             h.difference.join(" and ")
         ));
     }
+    h.seeds.within_range()?;
     if let Some([k, n]) = h.seeds.shard {
         if !(1..=n).contains(&k) {
             return Err(format!(
@@ -948,6 +966,20 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn seeds_are_within_range_up_to_the_last_u64() {
+        let seeds = |first, games| Seeds {
+            first,
+            games,
+            shard: None,
+        };
+        assert!(seeds(u64::MAX - 1, 2).within_range().is_ok());
+        assert!(seeds(u64::MAX, 1).within_range().is_ok());
+        assert!(seeds(5, 0).within_range().is_ok());
+        let e = seeds(u64::MAX, 2).within_range().expect_err("wraps");
+        assert!(e.contains("run past 18446744073709551615"), "{e}");
     }
 
     #[test]

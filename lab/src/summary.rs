@@ -433,7 +433,7 @@ fn seeds_text(data: &Data) -> String {
     seeds.sort_unstable();
     seeds.dedup();
     match (seeds.first(), seeds.last()) {
-        (Some(lo), Some(hi)) if hi - lo + 1 == seeds.len() as u64 => {
+        (Some(lo), Some(hi)) if hi - lo == seeds.len() as u64 - 1 => {
             format!("{} seed{} ({lo}..{hi})", seeds.len(), plural(seeds.len()))
         }
         (Some(lo), Some(hi)) => format!("{} seeds (between {lo} and {hi})", seeds.len()),

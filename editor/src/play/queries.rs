@@ -471,17 +471,19 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
     if first_table.is_empty() {
         return Err("the ruleset declares no results table".into());
     }
-    let attack: i32 = units
-        .iter()
-        .filter_map(|id| state.unit(id)?.face())
-        .map(|f| f.attack)
-        .sum();
-    let defence: i32 = targets
-        .iter()
-        .flat_map(|h| state.units_at(*h))
-        .filter_map(Unit::face)
-        .map(|f| f.defence)
-        .sum();
+    let attack = kessel_core::tables::total_strength(
+        units
+            .iter()
+            .filter_map(|id| state.unit(id)?.face())
+            .map(|f| f.attack),
+    );
+    let defence = kessel_core::tables::total_strength(
+        targets
+            .iter()
+            .flat_map(|h| state.units_at(*h))
+            .filter_map(Unit::face)
+            .map(|f| f.defence),
+    );
     let report = engine
         .odds(&first_table, attack, defence, (0, 0), &[])
         .map_err(|e| e.message)?;
@@ -558,3 +560,7 @@ pub fn describe_action_named(a: &Action, name: &dyn Fn(&str) -> Option<String>) 
     }
     parts.join(" · ")
 }
+
+#[cfg(test)]
+#[path = "queries_tests.rs"]
+mod tests;

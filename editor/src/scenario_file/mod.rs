@@ -160,9 +160,13 @@ impl ScenarioDef {
         self.units.iter().find(|u| u.id == id)
     }
 
-    /// The last turn of the scenario.
+    /// The last turn of the scenario. The file is read as it is, before the engine's bounds
+    /// (`first_turn = 4294967295` opens, with the problem listed): the sum stops at `u32::MAX`,
+    /// where it overflowed when the schedule tab showed it.
     pub fn last_turn(&self) -> u32 {
-        self.meta.first_turn + self.meta.turns.saturating_sub(1)
+        self.meta
+            .first_turn
+            .saturating_add(self.meta.turns.saturating_sub(1))
     }
 
     /// Sides in order of first appearance.
@@ -485,6 +489,24 @@ enter = { turn = 2, area = "W" }
 place = "Town"
 vp = 10
 "#;
+
+    #[test]
+    fn the_last_turn_of_a_file_past_the_turn_limit_stops_at_the_largest() {
+        let f =
+            ScenarioFile::parse("[scenario]\nfirst_turn = 4294967295\nturns = 3\n").expect("toml");
+        assert_eq!(f.def.last_turn(), u32::MAX);
+        let f = ScenarioFile::parse("[scenario]\nfirst_turn = 2\nturns = 3\n").expect("toml");
+        assert_eq!(f.def.last_turn(), 4);
+        // such a file opens, its problem listed, and the schedule tab reads its last turn
+        let dir = kessel_test_support::toy_copy("editor-first-turn-huge");
+        let path = dir.join("scenario.toml");
+        let text = std::fs::read_to_string(&path).expect("read");
+        let text = text.replacen("turns = 3", "turns = 3\nfirst_turn = 4294967295", 1);
+        std::fs::write(&path, text).expect("write");
+        let doc = crate::document::Document::open(&path).expect("opens");
+        assert!(!doc.load_problems.is_empty());
+        assert_eq!(doc.scenario.expect("scenario").last_turn(), u32::MAX);
+    }
 
     #[test]
     fn unchanged_data_gives_the_same_bytes() {
