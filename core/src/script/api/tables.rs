@@ -64,7 +64,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         |_, w, (id, column, roll): (String, usize, i32)| {
             let table = results_table(w, &id)?;
             Ok(table
-                .result(column.saturating_sub(1), roll)
+                .result(first_based("kessel.tables.result", column)?, roll)
                 .map(str::to_string))
         },
     )?;
@@ -79,7 +79,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 super::strings::intern(lua, "result")?,
                 super::strings::intern(lua, "p")?,
             );
-            let rows = table.distribution(column.saturating_sub(1), drm.unwrap_or(0));
+            let rows = table.distribution(
+                first_based("kessel.tables.distribution", column)?,
+                drm.unwrap_or(0),
+            );
             let mut values = Vec::with_capacity(2 * rows.len());
             for (code, p) in &rows {
                 values.push(mlua::Value::String(super::strings::text(lua, code)?));
@@ -150,4 +153,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     )?;
     kessel.set("tables", t)?;
     Ok(())
+}
+
+/// A column as the scripts count them (from 1, as `kessel.tables.odds` gives it), as an index.
+/// Column 0 read as column 1: a script counting from 0 got the column left of the one it meant,
+/// without a word.
+fn first_based(call: &str, column: usize) -> mlua::Result<usize> {
+    column.checked_sub(1).ok_or_else(|| {
+        mlua::Error::runtime(format!(
+            "{call}: column 0; columns count from 1 (the `column` of kessel.tables.odds)"
+        ))
+    })
 }
