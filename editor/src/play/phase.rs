@@ -2,6 +2,7 @@
 //! turn or the named sequence being walked, and a decision the rules wait for.
 
 use super::PlaySession;
+use kessel_core::hex::Hex;
 use kessel_core::state::Value;
 use std::borrow::Cow;
 
@@ -231,16 +232,52 @@ impl PlaySession {
     }
 
     /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable
-    /// named `pending` (the convention PGG follows).
+    /// named `pending` (the convention PGG follows), and where the units it names stand (its
+    /// `units`): a player asked for a loss or a retreat after the computer's attack was not told
+    /// which of their stacks it was about.
     pub fn pending_prompt(&self) -> Option<String> {
         let w = self.engine.world();
         let p = w.state.vars.get("pending")?;
         let prompt = p.get("prompt").and_then(Value::as_str)?.to_string();
         let side = p.get("side").and_then(Value::as_str);
+        let ids = (p
+            .get("units")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten())
+        .filter_map(Value::as_str);
+        let prompt = match self.units_where(ids).as_str() {
+            "" => prompt,
+            at => format!("{prompt} — {at}"),
+        };
         Some(match side {
             Some(s) => format!("{s}: {prompt}"),
             None => prompt,
         })
+    }
+
+    /// "13 Army (5-5-6) in 0319; …": units by the hex they stand in, as the side at the screen
+    /// sees them (a unit whose name would give away its id goes by its formation or type).
+    fn units_where<'a>(&self, ids: impl Iterator<Item = &'a str>) -> String {
+        let mut by_hex: Vec<(Hex, Vec<String>)> = Vec::new();
+        for id in ids {
+            let Some(u) = self.units.get(id) else {
+                continue;
+            };
+            let Some(hex) = u.hex() else { continue };
+            let name = crate::panels::log::unit_log_name(u).unwrap_or_else(|| match &u.formation {
+                Some(f) if !f.is_empty() => format!("a unit of {f}"),
+                _ => format!("a {}", u.kind),
+            });
+            match by_hex.iter_mut().find(|(h, _)| *h == hex) {
+                Some((_, names)) => names.push(name),
+                None => by_hex.push((hex, vec![name])),
+            }
+        }
+        let parts: Vec<String> = (by_hex.iter())
+            .map(|(h, names)| format!("{} in {}", names.join(", "), self.map.label(*h)))
+            .collect();
+        parts.join("; ")
     }
 }
 
