@@ -82,37 +82,41 @@ fn last_moves_ui(ui: &mut Ui, s: &mut PlaySession, view: &mut MapView) {
     };
     let at = (s.seats.trail_focus).and_then(|n| numbers.iter().position(|&m| m == n));
     let mut go = None;
-    ui.horizontal_wrapped(|ui| {
-        let span = if first == last {
-            format!("log {first}")
-        } else {
-            format!("log {first}–{last}")
-        };
-        ui.label(format!(
-            "Computer's last moves on the map: {} ({span})",
-            numbers.len()
-        ));
-        let back = at.map_or(numbers.len() - 1, |i| i.saturating_sub(1));
-        let on = at.map_or(0, |i| (i + 1).min(numbers.len() - 1));
-        if (ui
-            .button("Back")
-            .on_hover_text("Show the computer's move before this one alone"))
-        .named("Previous computer move")
-        .clicked()
-        {
-            go = Some(Some(numbers[back]));
-        }
-        if (ui
-            .button("Next")
-            .on_hover_text("Show the computer's next move alone"))
-        .named("Next computer move")
-        .clicked()
-        {
-            go = Some(Some(numbers[on]));
-        }
-        if at.is_some() && ui.button("All").named("Show all computer moves").clicked() {
-            go = Some(None);
-        }
+    // ids of their own: the buttons before them come and go as the game moves on (Step, Show
+    // the stack), and a click on a button whose id moved under it was lost
+    ui.push_id("computer's last moves", |ui| {
+        ui.horizontal_wrapped(|ui| {
+            let span = if first == last {
+                format!("log {first}")
+            } else {
+                format!("log {first}–{last}")
+            };
+            ui.label(format!(
+                "Computer's last moves on the map: {} ({span})",
+                numbers.len()
+            ));
+            let back = at.map_or(numbers.len() - 1, |i| i.saturating_sub(1));
+            let on = at.map_or(0, |i| (i + 1).min(numbers.len() - 1));
+            if (ui
+                .button("Back")
+                .on_hover_text("Show the computer's move before this one alone"))
+            .named("Previous computer move")
+            .clicked()
+            {
+                go = Some(Some(numbers[back]));
+            }
+            if (ui
+                .button("Next")
+                .on_hover_text("Show the computer's next move alone"))
+            .named("Next computer move")
+            .clicked()
+            {
+                go = Some(Some(numbers[on]));
+            }
+            if at.is_some() && ui.button("All").named("Show all computer moves").clicked() {
+                go = Some(None);
+            }
+        })
     });
     if let Some(focus) = go {
         s.seats.trail_focus = focus;

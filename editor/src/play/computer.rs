@@ -207,8 +207,8 @@ impl Seats {
         sides.iter().any(|side| self.player(side) == Player::Human)
     }
 
-    /// Forgets the moves of a game that was replaced (new game, loaded save): a loaded game's
-    /// moves all count as people's.
+    /// Forgets the moves of a game that was replaced (new game, loaded save; a loaded game's
+    /// moves are the computer's by the sides its save says it plays).
     pub fn new_game(&mut self) {
         self.thinker.forget();
         self.state_changed();
