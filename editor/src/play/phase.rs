@@ -256,8 +256,9 @@ impl PlaySession {
         })
     }
 
-    /// "13 Army (5-5-6) in 0319; …": units by the hex they stand in, as the side at the screen
-    /// sees them (a unit whose name would give away its id goes by its formation or type).
+    /// "Guard (2 Corps), a unit of 3 Corps in 0319; …": units by the hex they stand in, as the
+    /// side at the screen sees them (a unit whose name would give away its id goes by its
+    /// formation or type).
     fn units_where<'a>(&self, ids: impl Iterator<Item = &'a str>) -> String {
         let mut by_hex: Vec<(Hex, Vec<String>)> = Vec::new();
         for id in ids {
@@ -275,10 +276,30 @@ impl PlaySession {
             }
         }
         let parts: Vec<String> = (by_hex.iter())
-            .map(|(h, names)| format!("{} in {}", names.join(", "), self.map.label(*h)))
+            .map(|(h, names)| format!("{} in {}", counted(names), self.map.label(*h)))
             .collect();
         parts.join("; ")
     }
+}
+
+/// Names listed once each, the same name said again counted: "a unit of 2 Corps, a unit of 2
+/// Corps" reads "2 units of 2 Corps".
+fn counted(names: &[String]) -> String {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for n in names {
+        match seen.iter_mut().find(|(m, _)| m == n) {
+            Some((_, k)) => *k += 1,
+            None => seen.push((n, 1)),
+        }
+    }
+    let said: Vec<String> = (seen.into_iter())
+        .map(|(n, k)| match (k, n.strip_prefix("a unit of ")) {
+            (1, _) => n.to_string(),
+            (_, Some(of)) => format!("{k} units of {of}"),
+            (_, None) => format!("{n} ×{k}"),
+        })
+        .collect();
+    said.join(", ")
 }
 
 /// A sequence's id as a title when the ruleset gives none: `refit` → `Refit`, `night_phase` →
@@ -319,5 +340,17 @@ mod tests {
         assert_eq!(super::mode_title("refit"), "Refit");
         assert_eq!(super::mode_title("night_phase"), "Night phase");
         assert_eq!(super::mode_title(""), "");
+    }
+
+    #[test]
+    fn the_same_unnamed_unit_said_again_is_counted() {
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let said = |list: &[&str]| super::counted(&names(list));
+        assert_eq!(
+            said(&["Guard (2 Corps)", "a unit of 2 Corps", "a unit of 2 Corps"]),
+            "Guard (2 Corps), 2 units of 2 Corps"
+        );
+        assert_eq!(said(&["a unit of 2 Corps"]), "a unit of 2 Corps");
+        assert_eq!(said(&["a tank", "a tank"]), "a tank ×2");
     }
 }
