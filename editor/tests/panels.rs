@@ -37,6 +37,8 @@ mod scenario;
 mod screens;
 #[path = "panels/side_cells.rs"]
 mod side_cells;
+#[path = "panels/solo.rs"]
+mod solo;
 #[path = "panels/startup.rs"]
 mod startup;
 #[path = "panels/step_hints.rs"]

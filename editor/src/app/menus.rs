@@ -189,6 +189,7 @@ impl EditorApp {
                 ui.checkbox(&mut self.map_view.show_units, "Counters");
                 ui.checkbox(&mut self.map_view.show_areas, "Entry areas");
                 ui.checkbox(&mut self.map_view.show_numbers, "Hex numbers");
+                ui.checkbox(&mut self.map_view.show_trails, "Computer's last moves");
                 ui.separator();
                 EditorApp::ui_scale_menu(ui);
             });

@@ -119,6 +119,9 @@ impl MapView {
         let badges = self.draw_stacks(painter, scene, &mut keep_off, &mut tops);
         if let Some(o) = scene.overlay {
             self.draw_overlay_over(painter, map, o);
+            if self.show_trails {
+                self.draw_trails(painter, map, &o.trails);
+            }
         }
         if self.show_areas {
             self.draw_area_labels(painter, map);

@@ -10,6 +10,7 @@
 mod layers;
 mod overlay;
 mod stacks;
+mod trails;
 
 use crate::document::{Document, UnitLayer};
 use crate::paint;
@@ -57,6 +58,20 @@ pub struct Overlay {
     /// Hexes where reinforcements due by this turn may enter, and on one hex of each entry
     /// area the number waiting there.
     pub entries: BTreeMap<Hex, usize>,
+    /// The computer's last moves and attacks (see [`crate::play::trails`]).
+    pub trails: Vec<Trail>,
+}
+
+/// One of the computer's last actions on the map: a stack's way from where it stood to where it
+/// ended, an attack from an attacker's hex to its target, or (one hex) a marker placed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trail {
+    /// The hexes, in order.
+    pub hexes: Vec<Hex>,
+    /// An attack (drawn in red), not a move.
+    pub attack: bool,
+    /// The action's number in the log (1-based), written at the trail's end.
+    pub number: usize,
 }
 
 /// A picture drawn under the map's lines and counters (see [`crate::underlay`]).
@@ -137,6 +152,8 @@ pub struct MapView {
     pub show_areas: bool,
     /// Draw counters.
     pub show_units: bool,
+    /// Draw the computer's last moves in play-test ([`Overlay::trails`]).
+    pub show_trails: bool,
     needs_fit: bool,
     /// The next fit shows the whole map even if its counters are then too small to read (Fit
     /// map, Home); otherwise a map too big for the canvas opens at [`READABLE_ZOOM`].
@@ -157,6 +174,7 @@ impl Default for MapView {
             show_numbers: true,
             show_areas: true,
             show_units: true,
+            show_trails: true,
             needs_fit: true,
             fit_whole: false,
             fitted: false,

@@ -215,6 +215,10 @@ impl Palette {
         ui.checkbox(&mut view.show_units, "Counters");
         ui.checkbox(&mut view.show_areas, "Entry areas");
         ui.checkbox(&mut view.show_numbers, "Hex numbers");
+        if self.mode == Mode::Play {
+            ui.checkbox(&mut view.show_trails, "Computer's last moves")
+                .on_hover_text("The computer's last moves and attacks, numbered as in the log");
+        }
         if ui.button("Fit map").clicked() {
             view.fit_on_next_frame();
         }

@@ -90,7 +90,7 @@ impl PlayPanel {
                             ui.label(notes.trim());
                         });
                 }
-                super::players::players_ui(ui, s);
+                super::players::players_ui(ui, s, view);
                 // while the computer decides, a person's tools wait
                 ui.add_enabled_ui(!s.computer_to_move(), |ui| {
                     self.tools_ui(ui, s, (style, view), cmds)

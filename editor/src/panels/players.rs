@@ -2,12 +2,13 @@
 //! the computer's pace (pause, step, slow, fast), and whose decision it is.
 
 use super::Named as _;
+use crate::map_view::MapView;
 use crate::play::computer::{Pace, Player};
 use crate::play::PlaySession;
 use egui::{Color32, RichText, Ui};
 
 /// Draws the players section; changes go straight to the session's seats (they are not moves).
-pub fn players_ui(ui: &mut Ui, s: &mut PlaySession) {
+pub fn players_ui(ui: &mut Ui, s: &mut PlaySession, view: &mut MapView) {
     let sides = s.sides_in_play();
     let levels = s.engine.ruleset().ai_levels.clone();
     egui::CollapsingHeader::new("Players")
@@ -53,10 +54,91 @@ pub fn players_ui(ui: &mut Ui, s: &mut PlaySession) {
             }
             thinking_ui(ui, s);
             ui.label(whose_turn(s));
+            // a decision after the computer's attack may be about a stack off the part in view
+            if let Some(h) = s.pending_hex() {
+                let show = ui
+                    .button("Show the stack it is about")
+                    .on_hover_text("Bring the stack the decision is about into view");
+                if show.clicked() {
+                    s.select(h);
+                    view.reveal_on_next_frame(h);
+                }
+            }
             if let Some(why) = &s.seats.stopped {
                 ui.label(RichText::new(why).color(super::play::REFUSAL));
             }
+            last_moves_ui(ui, s, view);
         });
+}
+
+/// The computer's last moves, drawn on the map and numbered as in the log: how many, and a way
+/// to step through them one at a time, each brought into view and said in the log's words.
+fn last_moves_ui(ui: &mut Ui, s: &mut PlaySession, view: &mut MapView) {
+    let trails = s.computer_trails();
+    let mut numbers: Vec<usize> = trails.iter().map(|t| t.number).collect();
+    numbers.dedup();
+    let (Some(&first), Some(&last)) = (numbers.first(), numbers.last()) else {
+        return;
+    };
+    let at = (s.seats.trail_focus).and_then(|n| numbers.iter().position(|&m| m == n));
+    let mut go = None;
+    // ids of their own: the buttons before them come and go as the game moves on (Step, Show
+    // the stack), and a click on a button whose id moved under it was lost
+    ui.push_id("computer's last moves", |ui| {
+        ui.horizontal_wrapped(|ui| {
+            let span = if first == last {
+                format!("log {first}")
+            } else {
+                format!("log {first}–{last}")
+            };
+            ui.label(format!(
+                "Computer's last moves on the map: {} ({span})",
+                numbers.len()
+            ));
+            let back = at.map_or(numbers.len() - 1, |i| i.saturating_sub(1));
+            let on = at.map_or(0, |i| (i + 1).min(numbers.len() - 1));
+            if (ui
+                .button("Back")
+                .on_hover_text("Show the computer's move before this one alone"))
+            .named("Previous computer move")
+            .clicked()
+            {
+                go = Some(Some(numbers[back]));
+            }
+            if (ui
+                .button("Next")
+                .on_hover_text("Show the computer's next move alone"))
+            .named("Next computer move")
+            .clicked()
+            {
+                go = Some(Some(numbers[on]));
+            }
+            if at.is_some() && ui.button("All").named("Show all computer moves").clicked() {
+                go = Some(None);
+            }
+        })
+    });
+    if let Some(focus) = go {
+        s.seats.trail_focus = focus;
+        let hex = focus
+            .and_then(|n| trails.iter().find(|t| t.number == n))
+            .and_then(|t| t.hexes.last().copied());
+        if let Some(h) = hex {
+            view.reveal_on_next_frame(h);
+        }
+    }
+    if let Some(n) = at.map(|i| numbers[i]) {
+        if let Some(entry) = s.log.get(n - 1) {
+            ui.label(RichText::new(format!("{n}. {}", s.describe(&entry.action))).strong());
+            // what came of it, in the rules' words (an attack's odds, roll and result)
+            for e in &entry.events {
+                if let kessel_core::event::Event::Note { rule, text, .. } = e {
+                    let rule = rule.as_deref().unwrap_or("—");
+                    ui.small(format!("[{rule}] {}", super::log::note_text(rule, text)));
+                }
+            }
+        }
+    }
 }
 
 /// While the computer has thought for a while: for how long, and *Stop* (the window keeps

@@ -90,7 +90,16 @@ pub struct Seats {
     pub(super) dice: Dice,
     /// Where the AI thinks: a thread of its own, so the window keeps drawing.
     pub thinker: super::thinker::Thinker,
+    /// The computer's last moves as the map draws them, for the game as it was at the key
+    /// (revision, log length, computer's moves).
+    pub(super) trails: std::cell::RefCell<Option<TrailsAt>>,
+    /// The computer's move picked to be looked at alone on the map (its number in the log),
+    /// stepping through its last moves; `None`: all of them.
+    pub trail_focus: Option<usize>,
 }
+
+/// [`Seats::trails`]: the key it was worked out for, and the trails.
+pub(super) type TrailsAt = ((u64, usize, usize), Vec<crate::map_view::Trail>);
 
 impl Seats {
     /// Every side a person's; the computer's dice seeded from the game's seed.
@@ -106,6 +115,8 @@ impl Seats {
             changed: Cell::new(true),
             dice: Dice::new(seed ^ 0x5eed_5eed),
             thinker: Default::default(),
+            trails: Default::default(),
+            trail_focus: None,
         }
     }
 
@@ -196,8 +207,8 @@ impl Seats {
         sides.iter().any(|side| self.player(side) == Player::Human)
     }
 
-    /// Forgets the moves of a game that was replaced (new game, loaded save): a loaded game's
-    /// moves all count as people's.
+    /// Forgets the moves of a game that was replaced (new game, loaded save; a loaded game's
+    /// moves are the computer's by the sides its save says it plays).
     pub fn new_game(&mut self) {
         self.thinker.forget();
         self.state_changed();

@@ -528,9 +528,19 @@ impl PlaySession {
         self.seed = self.engine.state().seed;
         self.game_replaced();
         self.seats.new_game();
-        // a save that names no players leaves the seats as they are
+        // a save that names no players leaves the seats as they are; one that does says all a
+        // save knows of whose moves were the computer's: those of the sides it plays (a player
+        // who saved in the middle of its turn found its moves neither marked nor on the map)
         if !players.is_empty() {
             self.seats.restore(players);
+            let seats = &mut self.seats;
+            for (i, entry) in self.engine.log().iter().enumerate() {
+                let side = entry.action.side.as_deref();
+                if side.is_some_and(|side| seats.player(side) == super::computer::Player::Computer)
+                {
+                    seats.computer_moves.insert(i);
+                }
+            }
         }
         self.clear_selection();
         self.refusal = None;

@@ -16,6 +16,7 @@ mod phase;
 pub mod queries;
 mod selection;
 pub mod thinker;
+pub mod trails;
 pub mod worker;
 
 pub use jobs::ANSWER_WAIT;

@@ -35,6 +35,7 @@ impl PlaySession {
             }
         }
         o.entries = self.entries_due();
+        o.trails = self.shown_trails();
         if let Some(h) = hovered {
             if let Some(t) = self.why.get(&h) {
                 o.tooltip = Some((h, t.clone()));

@@ -2,6 +2,7 @@
 //! turn or the named sequence being walked, and a decision the rules wait for.
 
 use super::PlaySession;
+use kessel_core::hex::Hex;
 use kessel_core::state::Value;
 use std::borrow::Cow;
 
@@ -231,17 +232,74 @@ impl PlaySession {
     }
 
     /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable
-    /// named `pending` (the convention PGG follows).
+    /// named `pending` (the convention PGG follows), and where the units it names stand (its
+    /// `units`): a player asked for a loss or a retreat after the computer's attack was not told
+    /// which of their stacks it was about.
     pub fn pending_prompt(&self) -> Option<String> {
         let w = self.engine.world();
         let p = w.state.vars.get("pending")?;
         let prompt = p.get("prompt").and_then(Value::as_str)?.to_string();
         let side = p.get("side").and_then(Value::as_str);
+        let ids = (p
+            .get("units")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten())
+        .filter_map(Value::as_str);
+        let prompt = match self.units_where(ids).as_str() {
+            "" => prompt,
+            at => format!("{prompt} — {at}"),
+        };
         Some(match side {
             Some(s) => format!("{s}: {prompt}"),
             None => prompt,
         })
     }
+
+    /// "Guard (2 Corps), a unit of 3 Corps in 0319; …": units by the hex they stand in, as the
+    /// side at the screen sees them (a unit whose name would give away its id goes by its
+    /// formation or type).
+    fn units_where<'a>(&self, ids: impl Iterator<Item = &'a str>) -> String {
+        let mut by_hex: Vec<(Hex, Vec<String>)> = Vec::new();
+        for id in ids {
+            let Some(u) = self.units.get(id) else {
+                continue;
+            };
+            let Some(hex) = u.hex() else { continue };
+            let name = crate::panels::log::unit_log_name(u).unwrap_or_else(|| match &u.formation {
+                Some(f) if !f.is_empty() => format!("a unit of {f}"),
+                _ => format!("a {}", u.kind),
+            });
+            match by_hex.iter_mut().find(|(h, _)| *h == hex) {
+                Some((_, names)) => names.push(name),
+                None => by_hex.push((hex, vec![name])),
+            }
+        }
+        let parts: Vec<String> = (by_hex.iter())
+            .map(|(h, names)| format!("{} in {}", counted(names), self.map.label(*h)))
+            .collect();
+        parts.join("; ")
+    }
+}
+
+/// Names listed once each, the same name said again counted: "a unit of 2 Corps, a unit of 2
+/// Corps" reads "2 units of 2 Corps".
+fn counted(names: &[String]) -> String {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for n in names {
+        match seen.iter_mut().find(|(m, _)| m == n) {
+            Some((_, k)) => *k += 1,
+            None => seen.push((n, 1)),
+        }
+    }
+    let said: Vec<String> = (seen.into_iter())
+        .map(|(n, k)| match (k, n.strip_prefix("a unit of ")) {
+            (1, _) => n.to_string(),
+            (_, Some(of)) => format!("{k} units of {of}"),
+            (_, None) => format!("{n} ×{k}"),
+        })
+        .collect();
+    said.join(", ")
 }
 
 /// A sequence's id as a title when the ruleset gives none: `refit` → `Refit`, `night_phase` →
@@ -282,5 +340,17 @@ mod tests {
         assert_eq!(super::mode_title("refit"), "Refit");
         assert_eq!(super::mode_title("night_phase"), "Night phase");
         assert_eq!(super::mode_title(""), "");
+    }
+
+    #[test]
+    fn the_same_unnamed_unit_said_again_is_counted() {
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let said = |list: &[&str]| super::counted(&names(list));
+        assert_eq!(
+            said(&["Guard (2 Corps)", "a unit of 2 Corps", "a unit of 2 Corps"]),
+            "Guard (2 Corps), 2 units of 2 Corps"
+        );
+        assert_eq!(said(&["a unit of 2 Corps"]), "a unit of 2 Corps");
+        assert_eq!(said(&["a tank", "a tank"]), "a tank ×2");
     }
 }
