@@ -626,6 +626,33 @@ kessel.test("variant_defence_modifier_refuses_nonsense_at_its_line", function()
   expect.eq(math.type(d), "integer", "the total stays a whole number")
 end)
 
+-- A variant's modifier that changes the game from inside the odds query, or raises its own error,
+-- stops the query and the attack with its message, and leaves the game as it was.
+kessel.test("variant_defence_modifier_that_writes_or_fails_leaves_the_game_alone", function()
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6") }
+  local hash, records = kessel.state_hash(), #kessel.log.records{}
+  local function with(fn, f)
+    K.add_defence_modifier(fn)
+    local ok, r = pcall(f)
+    K.defence_modifier_fns = {}
+    return ok, tostring(r)
+  end
+  local function ask() return kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } }) end
+  local ok, err = with(function(u) kessel.emit.eliminate(u.id) end, ask)
+  expect.falsy(ok, "a query may not change the game")
+  expect.truthy(err:find("may only read the game", 1, true), err)
+  expect.eq(kessel.units.get("s").location, "map", "the defender is still there")
+  ok, err = with(function() error("house rule broke") end, ask)
+  expect.falsy(ok)
+  expect.truthy(err:find("house rule broke", 1, true), err)
+  ok, err = with(function() error("house rule broke") end, function() return attack({ "g" }, { "0403" }) end)
+  expect.falsy(ok, "the attack stops with the modifier's error")
+  expect.truthy(err:find("house rule broke", 1, true), err)
+  expect.eq(kessel.state_hash(), hash, "nothing changed")
+  expect.eq(#kessel.log.records{}, records, "nothing recorded")
+  expect.eq(kessel.replay_hash(), kessel.state_hash(), "the log replays to the state")
+end)
+
 -- A variant's `kessel odds` flag (K.add_odds_flag): refused as unknown before it is added, then
 -- listed and let through unchanged for the variant's own odds hook; a flag the rules have already
 -- is refused, so a variant cannot take one over.
