@@ -168,10 +168,27 @@ local function caller_site()
   return where ~= "" and where or nil
 end
 
+-- A variant's modifiers and flags are declarations, as its hooks are: made while the rules load.
+-- One added in play is no part of the game state: it stays through an undo of the action that
+-- added it, and one added from a query or the AI (which a replay does not run) is missing when the
+-- save is replayed, so the same position would defend otherwise. The engine's Lua tells the load apart
+-- only by an option read failing then (docs/lua-api.md, kessel.game.option).
+-- (PGG's own tests add them in play, each taking its own back: they set this.)
+K.declarations_in_play = false
+
+local function refuse_in_play(call)
+  if K.declarations_in_play then return end
+  local ok, err = pcall(kessel.game.option, "supply_halving_order")
+  if ok or not tostring(err):find("while the rules load", 1, true) then
+    error(call .. " is a declaration: call it while the rules load (at the top of the variant's script), not during play", 3)
+  end
+end
+
 function K.add_defence_modifier(fn)
   if type(fn) ~= "function" then
     error("add_defence_modifier: expected a function(unit, hex, defence), got " .. type(fn), 2)
   end
+  refuse_in_play("add_defence_modifier")
   modifier_site[fn] = caller_site()
   K.defence_modifier_fns[#K.defence_modifier_fns + 1] = fn
 end
@@ -312,6 +329,7 @@ function K.add_odds_flag(flag)
   if type(flag) ~= "string" or not flag:match("^[%w_]+$") then
     error("add_odds_flag: a flag is a word of letters, digits and _, got " .. tostring(flag), 2)
   end
+  refuse_in_play("add_odds_flag")
   -- compared in small letters: `Forest` beside `forest` would read as the rules' flag and be
   -- another; `leader` is the word of the rules' `leader=N`
   local word = flag:lower()

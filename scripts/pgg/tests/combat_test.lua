@@ -4,6 +4,8 @@
 
 local expect = kessel.expect
 local K = require("rules.combat")
+-- these tests add a variant's modifiers and flags in play, each taking its own back after
+K.declarations_in_play = true
 
 local function pz(id, at, face, extra)
   local u = { id = id, side = "german", type = "panzer", formation = "F" .. id, faces = face and { face, "1-1-10" } or { "4-4-10", "2-2-10" }, at = at }
@@ -651,6 +653,29 @@ kessel.test("variant_defence_modifier_that_writes_or_fails_leaves_the_game_alone
   expect.eq(kessel.state_hash(), hash, "nothing changed")
   expect.eq(#kessel.log.records{}, records, "nothing recorded")
   expect.eq(kessel.replay_hash(), kessel.state_hash(), "the log replays to the state")
+end)
+
+-- A variant adds its modifiers and flags while the rules load, as it registers its hooks: one added
+-- in play is no part of the game state (it outlives an undo), so the same position would defend
+-- otherwise.
+kessel.test("variant_modifiers_and_flags_are_added_while_the_rules_load_only", function()
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6") }
+  local before = #K.ODDS_FLAGS
+  K.declarations_in_play = false
+  local m_ok, m_err = pcall(function()
+    K.add_defence_modifier(function() return 1, { rule = "X1", message = "late" } end)
+  end)
+  local f_ok, f_err = pcall(K.add_odds_flag, "late_flag")
+  K.declarations_in_play = true
+  local added = #K.defence_modifier_fns
+  K.defence_modifier_fns = {}
+  while #K.ODDS_FLAGS > before do table.remove(K.ODDS_FLAGS) end
+  expect.falsy(m_ok, "a modifier added in play is refused")
+  expect.truthy(tostring(m_err):find("while the rules load", 1, true), tostring(m_err))
+  expect.truthy(tostring(m_err):find("combat_test.lua:%d+"), "at the line that called it: " .. tostring(m_err))
+  expect.eq(added, 0, "and not added")
+  expect.falsy(f_ok, "a flag added in play is refused")
+  expect.truthy(tostring(f_err):find("while the rules load", 1, true), tostring(f_err))
 end)
 
 -- A variant's `kessel odds` flag (K.add_odds_flag): refused as unknown before it is added, then
