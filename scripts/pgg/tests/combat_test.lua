@@ -612,6 +612,11 @@ kessel.test("variant_defence_modifier_refuses_nonsense_at_its_line", function()
   expect.falsy(ok)
   expect.truthy(err:find('the string "3"', 1, true), err)
   expect.truthy(err:find("combat_test.lua:%d+"), "names the line that added it: " .. err)
+  for _, n in ipairs({ 0 / 0, math.huge, -math.huge }) do
+    ok, err = with(function() return n, why end)
+    expect.falsy(ok, tostring(n) .. " is refused")
+    expect.truthy(err:find("whole numbers", 1, true), err)
+  end
   ok, err = with(function() return 1, { rule = {}, message = "m" } end)
   expect.falsy(ok, "a rule that is no string is refused")
   expect.truthy(err:find("rule", 1, true), err)
