@@ -170,9 +170,9 @@ end
 
 -- A variant's modifiers and flags are declarations, as its hooks are: made while the rules load.
 -- One added in play is no part of the game state: it stays through an undo of the action that
--- added it, and one added from a query or the AI (which a replay does not run) is missing when the
--- save is replayed, so the same position would defend otherwise. The engine's Lua tells the load apart
--- only by an option read failing then (docs/lua-api.md, kessel.game.option).
+-- added it, and one added from a query or the AI (which a replay does not run) is missing when
+-- the save is replayed, so the same position would defend otherwise. The engine's Lua tells the
+-- load apart only by an option read failing then (docs/lua-api.md, kessel.game.option).
 -- (PGG's own tests add them in play, each taking its own back: they set this.)
 K.declarations_in_play = false
 
@@ -197,33 +197,38 @@ end
 -- modifier past it would wrap the sum or be read as some other column.
 local STRENGTH_MAX = 2147483647
 
+-- What a modifier returned, on one line (a string's control characters as \ and their code).
 local function shown(v)
-  if type(v) == "string" then return string.format("the string %q", v) end
+  if type(v) == "string" then
+    return 'the string "' .. (v:gsub("%c", function(c) return "\\" .. c:byte() end)) .. '"'
+  end
   if type(v) == "number" then return tostring(v) end
   return "a " .. type(v)
+end
+
+local function refuse(fn, fmt, ...)
+  error(string.format("the defence modifier added at %s " .. fmt,
+    modifier_site[fn] or "a line no error can name (a tail call)", ...), 0)
 end
 
 -- A variant's modifiers applied to one unit's defence `d`; the total never goes below 0.
 local function variant_defence(u, hex, d, mods)
   for _, fn in ipairs(K.defence_modifier_fns) do
     local add, why = fn(u, hex, d)
-    local function refuse(fmt, ...)
-      error(string.format("the defence modifier added at %s " .. fmt, modifier_site[fn] or "a line no error can name (a tail call)", ...), 0)
-    end
     if add ~= nil and add ~= 0 then
       local whole = type(add) == "number" and math.tointeger(add)
       if not whole then
-        refuse("returned %s for %s: strengths are whole numbers", shown(add), C.name(u))
+        refuse(fn, "returned %s for %s: strengths are whole numbers", shown(add), C.name(u))
       end
       if whole > STRENGTH_MAX or whole < -STRENGTH_MAX or d + whole > STRENGTH_MAX then
-        refuse("returned %d for %s: no table reads a strength past %d", whole, C.name(u), STRENGTH_MAX)
+        refuse(fn, "returned %d for %s: no table reads a strength past %d", whole, C.name(u), STRENGTH_MAX)
       end
       if type(why) ~= "table" or type(why.message) ~= "string" then
-        refuse("returned %d for %s without its reason { rule =, message = }", whole, C.name(u))
+        refuse(fn, "returned %d for %s without its reason { rule =, message = }", whole, C.name(u))
       end
       -- the rule is a case number the notes and the record print on one line
       if type(why.rule) ~= "string" or why.rule == "" or why.rule:find("%c") then
-        refuse("returned %d for %s with the rule %s: a rule is a case number such as \"G1\", on one line",
+        refuse(fn, "returned %d for %s with the rule %s: a rule is a case number such as \"G1\", on one line",
           whole, C.name(u), shown(why.rule))
       end
       d = math.max(0, d + whole)

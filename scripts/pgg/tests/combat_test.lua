@@ -617,6 +617,8 @@ kessel.test("variant_defence_modifier_refuses_nonsense_at_its_line", function()
     expect.falsy(ok, tostring(n) .. " is refused")
     expect.truthy(err:find("whole numbers", 1, true), err)
   end
+  ok, err = with(function() return "3\n", why end)
+  expect.truthy(err:find('the string "3\\10"', 1, true), "a line break shown, not made: " .. err)
   ok, err = with(function() return 1, { rule = {}, message = "m" } end)
   expect.falsy(ok, "a rule that is no string is refused")
   expect.truthy(err:find("rule", 1, true), err)
