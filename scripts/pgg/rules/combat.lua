@@ -155,11 +155,60 @@ end
 -- supply, and returns nil, or a whole number to add and the reason { rule, message } shown for it.
 K.defence_modifier_fns = {}
 
+-- Where each modifier was added ("guards.lua:12"), so that what a broken one returns is said at its
+-- line: the function is called from deep in a combat, whose own line would point at the rules.
+local modifier_site = setmetatable({}, { __mode = "k" })
+
+-- "file:line" of the code that called the function calling this one (the engine's Lua has no
+-- `debug` library; an error raised at that level carries the place).
+local function caller_site()
+  local _, where = pcall(error, "", 5)
+  where = tostring(where):gsub(":%s*$", "")
+  -- (a tail call leaves no frame to name)
+  return where ~= "" and where or nil
+end
+
+-- A variant's modifiers and flags are declarations, as its hooks are: made while the rules load.
+-- One added in play is no part of the game state: it stays through an undo of the action that
+-- added it, and one added from a query or the AI (which a replay does not run) is missing when
+-- the save is replayed, so the same position would defend otherwise. The engine's Lua tells the
+-- load apart only by an option read failing then (docs/lua-api.md, kessel.game.option).
+-- (PGG's own tests add them in play, each taking its own back: they set this.)
+K.declarations_in_play = false
+
+local function refuse_in_play(call)
+  if K.declarations_in_play then return end
+  local ok, err = pcall(kessel.game.option, "supply_halving_order")
+  if ok or not tostring(err):find("while the rules load", 1, true) then
+    error(call .. " is a declaration: call it while the rules load (at the top of the variant's script), not during play", 3)
+  end
+end
+
 function K.add_defence_modifier(fn)
   if type(fn) ~= "function" then
     error("add_defence_modifier: expected a function(unit, hex, defence), got " .. type(fn), 2)
   end
+  refuse_in_play("add_defence_modifier")
+  modifier_site[fn] = caller_site()
   K.defence_modifier_fns[#K.defence_modifier_fns + 1] = fn
+end
+
+-- The largest strength a results table reads (kessel.tables.odds takes a 32-bit whole number): a
+-- modifier past it would wrap the sum or be read as some other column.
+local STRENGTH_MAX = 2147483647
+
+-- What a modifier returned, on one line (a string's control characters as \ and their code).
+local function shown(v)
+  if type(v) == "string" then
+    return 'the string "' .. (v:gsub("%c", function(c) return "\\" .. c:byte() end)) .. '"'
+  end
+  if type(v) == "number" then return tostring(v) end
+  return "a " .. type(v)
+end
+
+local function refuse(fn, fmt, ...)
+  error(string.format("the defence modifier added at %s " .. fmt,
+    modifier_site[fn] or "a line no error can name (a tail call)", ...), 0)
 end
 
 -- A variant's modifiers applied to one unit's defence `d`; the total never goes below 0.
@@ -167,13 +216,22 @@ local function variant_defence(u, hex, d, mods)
   for _, fn in ipairs(K.defence_modifier_fns) do
     local add, why = fn(u, hex, d)
     if add ~= nil and add ~= 0 then
-      if math.type(add) ~= "integer" then
-        error(string.format("a defence modifier returned %s for %s: strengths are whole numbers", tostring(add), C.name(u)), 0)
+      local whole = type(add) == "number" and math.tointeger(add)
+      if not whole then
+        refuse(fn, "returned %s for %s: strengths are whole numbers", shown(add), C.name(u))
+      end
+      if whole > STRENGTH_MAX or whole < -STRENGTH_MAX or d + whole > STRENGTH_MAX then
+        refuse(fn, "returned %d for %s: no table reads a strength past %d", whole, C.name(u), STRENGTH_MAX)
       end
       if type(why) ~= "table" or type(why.message) ~= "string" then
-        error(string.format("a defence modifier returned %d for %s without its reason { rule =, message = }", add, C.name(u)), 0)
+        refuse(fn, "returned %d for %s without its reason { rule =, message = }", whole, C.name(u))
       end
-      d = math.max(0, d + add)
+      -- the rule is a case number the notes and the record print on one line
+      if type(why.rule) ~= "string" or why.rule == "" or why.rule:find("%c") then
+        refuse(fn, "returned %d for %s with the rule %s: a rule is a case number such as \"G1\", on one line",
+          whole, C.name(u), shown(why.rule))
+      end
+      d = math.max(0, d + whole)
       mods[#mods + 1] = { rule = why.rule, message = why.message }
     end
   end
@@ -213,6 +271,13 @@ function K.defence_of(hexes, ctx)
     end
     per[hex] = sum
     total = total + sum
+  end
+  -- printed strengths never come near: only a variant's modifiers can take the sum past a table
+  if total > STRENGTH_MAX then
+    local sites = {}
+    for _, fn in ipairs(K.defence_modifier_fns) do sites[#sites + 1] = modifier_site[fn] or "a tail call" end
+    error(string.format("the defence of %s adds up to %d, past any strength a table reads (%d): the defence modifiers added at %s",
+      table.concat(hexes, ", "), total, STRENGTH_MAX, table.concat(sites, ", ")), 0)
   end
   return total, mods, per
 end
@@ -269,8 +334,13 @@ function K.add_odds_flag(flag)
   if type(flag) ~= "string" or not flag:match("^[%w_]+$") then
     error("add_odds_flag: a flag is a word of letters, digits and _, got " .. tostring(flag), 2)
   end
-  local taken = ODDS_ALIASES[flag] or ODDS_NO_EFFECT_WORDS[flag] or flag == "list" or flag == "lake"
-  for _, f in ipairs(K.ODDS_FLAGS) do taken = taken or f == flag end
+  refuse_in_play("add_odds_flag")
+  -- compared in small letters: `Forest` beside `forest` would read as the rules' flag and be
+  -- another; `leader` is the word of the rules' `leader=N`
+  local word = flag:lower()
+  local taken = ODDS_ALIASES[word] or ODDS_NO_EFFECT_WORDS[word] or word == "list" or word == "lake"
+    or word == "leader"
+  for _, f in ipairs(K.ODDS_FLAGS) do taken = taken or f:lower() == word end
   if taken then error("add_odds_flag: `" .. flag .. "` is a flag already", 2) end
   K.ODDS_FLAGS[#K.ODDS_FLAGS + 1] = flag
 end

@@ -189,6 +189,36 @@ kessel.test("case_6_5_the_odds_query_for_an_overrun_checks_it_as_an_overrun", fu
   expect.refused(late.legal, late.reasons, "6.5", "Movement Phase")
 end)
 
+-- [6.5] The overrun odds query asked what no overrun could be: each is refused with its case (or,
+-- a flag that is no boolean, an error naming the parameter), never answered as a legal overrun, and
+-- asking changes nothing.
+kessel.test("case_6_5_the_odds_query_for_an_overrun_refuses_what_no_overrun_could_be", function()
+  kessel.setup{ map = { columns = 12, rows = 5 }, turn = 5, step = "german_movement", run_step_start = true,
+    units = { pz("p1", "0403", "7pz"), rmot("p2", "0403", "7pz"), pz("p4", "0203", "9pz"),
+      { id = "gl", side = "german", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "0403" },
+      rifle("s", "0402"), rifle("s2", "0703"), leader("l", "0803", 4) } }
+  local hash = kessel.state_hash()
+  local function refused(units, targets, case, text)
+    local o = odds(units, targets, true)
+    expect.eq(o.legal, false, table.concat(units, ",") .. " → " .. table.concat(targets, ","))
+    expect.refused(o.legal, o.reasons, case, text)
+  end
+  local plain = odds({ "p1", "p2" }, { "0402" }, true)
+  expect.eq(plain.legal, true, "the plain overrun is legal")
+  refused({ "p1", "p1" }, { "0402" }, "6.5", "names p1 twice")
+  refused({ "p1", "p2" }, { "0402", "0404" }, "6.5", "one hex")
+  refused({ "p1", "p4" }, { "0402" }, "6.5", "from one hex")
+  refused({ "gl" }, { "0402" }, "6.5", "combat units")
+  refused({ "s2" }, { "0403" }, "6.5", "phasing player")
+  refused({ "p1", "p2" }, { "0403" }, "6.5", "no enemy")
+  for _, flag in ipairs({ "yes", 1 }) do
+    local ok, err = pcall(kessel.queries.ask, "odds", { units = { "p1" }, targets = { "0402" }, overrun = flag })
+    expect.falsy(ok, "overrun = " .. tostring(flag))
+    expect.truthy(tostring(err):find("`overrun`", 1, true), tostring(err))
+  end
+  expect.eq(kessel.state_hash(), hash, "asking changes nothing")
+end)
+
 -- [10.4] An evacuation names its leader as `leader`: one that names none (or names him under
 -- another field) is told so, not that "nil" is no leader.
 kessel.test("case_10_4_an_evacuation_naming_no_leader_is_told_the_field", function()

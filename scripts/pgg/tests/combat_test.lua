@@ -4,6 +4,8 @@
 
 local expect = kessel.expect
 local K = require("rules.combat")
+-- these tests add a variant's modifiers and flags in play, each taking its own back after
+K.declarations_in_play = true
 
 local function pz(id, at, face, extra)
   local u = { id = id, side = "german", type = "panzer", formation = "F" .. id, faces = face and { face, "1-1-10" } or { "4-4-10", "2-2-10" }, at = at }
@@ -581,6 +583,108 @@ kessel.test("variant_defence_modifier_errors", function()
   expect.falsy(ok, "only a function is taken")
 end)
 
+-- What a broken variant's modifier returns is refused naming the line that added it, never read as
+-- some other defence: a number past any table's column (math.maxinteger wrapped and read as 0), a
+-- string, a reason whose rule is no rule. A whole number written as a float (2.0) is a whole number.
+kessel.test("variant_defence_modifier_refuses_nonsense_at_its_line", function()
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6") }
+  local function with(fn)
+    K.add_defence_modifier(fn)
+    local ok, r = pcall(K.defence_of, { "0403" }, {})
+    K.defence_modifier_fns = {}
+    return ok, tostring(r)
+  end
+  local why = { rule = "X1", message = "x" }
+  for _, n in ipairs({ math.maxinteger, math.mininteger, 2147483648, -2147483648 }) do
+    local ok, err = with(function() return n, why end)
+    expect.falsy(ok, "a modifier of " .. n .. " is refused")
+    expect.truthy(err:find("no table reads", 1, true), err)
+    expect.truthy(err:find("combat_test.lua:%d+"), "names the line that added it: " .. err)
+  end
+  -- each unit's within reach, the hex's sum past it: said, naming the modifiers
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6"), rifle("s2", "0403", "2-2-6") }
+  local ok, err = with(function(_, _, d) return 2147483647 - d, why end)
+  expect.falsy(ok, "a sum past any table is refused")
+  expect.truthy(err:find("adds up to 4294967294", 1, true), err)
+  expect.truthy(err:find("combat_test.lua:%d+"), "names the line that added it: " .. err)
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6") }
+  ok, err = with(function() return "3", why end)
+  expect.falsy(ok)
+  expect.truthy(err:find('the string "3"', 1, true), err)
+  expect.truthy(err:find("combat_test.lua:%d+"), "names the line that added it: " .. err)
+  for _, n in ipairs({ 0 / 0, math.huge, -math.huge }) do
+    ok, err = with(function() return n, why end)
+    expect.falsy(ok, tostring(n) .. " is refused")
+    expect.truthy(err:find("whole numbers", 1, true), err)
+  end
+  ok, err = with(function() return "3\n", why end)
+  expect.truthy(err:find('the string "3\\10"', 1, true), "a line break shown, not made: " .. err)
+  ok, err = with(function() return 1, { rule = {}, message = "m" } end)
+  expect.falsy(ok, "a rule that is no string is refused")
+  expect.truthy(err:find("rule", 1, true), err)
+  ok, err = with(function() return 1, { rule = "X1\n", message = "m" } end)
+  expect.falsy(ok, "a rule with a line break is refused")
+  local d
+  ok, d = pcall(function()
+    K.add_defence_modifier(function() return 2.0, why end)
+    return (K.defence_of({ "0403" }, {}))
+  end)
+  K.defence_modifier_fns = {}
+  expect.truthy(ok, "2.0 is a whole number: " .. tostring(d))
+  expect.eq(d, 4, "2 + 2.0")
+  expect.eq(math.type(d), "integer", "the total stays a whole number")
+end)
+
+-- A variant's modifier that changes the game from inside the odds query, or raises its own error,
+-- stops the query and the attack with its message, and leaves the game as it was.
+kessel.test("variant_defence_modifier_that_writes_or_fails_leaves_the_game_alone", function()
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6") }
+  local hash, records = kessel.state_hash(), #kessel.log.records{}
+  local function with(fn, f)
+    K.add_defence_modifier(fn)
+    local ok, r = pcall(f)
+    K.defence_modifier_fns = {}
+    return ok, tostring(r)
+  end
+  local function ask() return kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } }) end
+  local ok, err = with(function(u) kessel.emit.eliminate(u.id) end, ask)
+  expect.falsy(ok, "a query may not change the game")
+  expect.truthy(err:find("may only read the game", 1, true), err)
+  expect.eq(kessel.units.get("s").location, "map", "the defender is still there")
+  ok, err = with(function() error("house rule broke") end, ask)
+  expect.falsy(ok)
+  expect.truthy(err:find("house rule broke", 1, true), err)
+  ok, err = with(function() error("house rule broke") end, function() return attack({ "g" }, { "0403" }) end)
+  expect.falsy(ok, "the attack stops with the modifier's error")
+  expect.truthy(err:find("house rule broke", 1, true), err)
+  expect.eq(kessel.state_hash(), hash, "nothing changed")
+  expect.eq(#kessel.log.records{}, records, "nothing recorded")
+  expect.eq(kessel.replay_hash(), kessel.state_hash(), "the log replays to the state")
+end)
+
+-- A variant adds its modifiers and flags while the rules load, as it registers its hooks: one added
+-- in play is no part of the game state (it outlives an undo), so the same position would defend
+-- otherwise.
+kessel.test("variant_modifiers_and_flags_are_added_while_the_rules_load_only", function()
+  setup{ pz("g", "0303", "6-4-10"), rifle("s", "0403", "2-2-6") }
+  local before = #K.ODDS_FLAGS
+  K.declarations_in_play = false
+  local m_ok, m_err = pcall(function()
+    K.add_defence_modifier(function() return 1, { rule = "X1", message = "late" } end)
+  end)
+  local f_ok, f_err = pcall(K.add_odds_flag, "late_flag")
+  K.declarations_in_play = true
+  local added = #K.defence_modifier_fns
+  K.defence_modifier_fns = {}
+  while #K.ODDS_FLAGS > before do table.remove(K.ODDS_FLAGS) end
+  expect.falsy(m_ok, "a modifier added in play is refused")
+  expect.truthy(tostring(m_err):find("while the rules load", 1, true), tostring(m_err))
+  expect.truthy(tostring(m_err):find("combat_test.lua:%d+"), "at the line that called it: " .. tostring(m_err))
+  expect.eq(added, 0, "and not added")
+  expect.falsy(f_ok, "a flag added in play is refused")
+  expect.truthy(tostring(f_err):find("while the rules load", 1, true), tostring(f_err))
+end)
+
 -- A variant's `kessel odds` flag (K.add_odds_flag): refused as unknown before it is added, then
 -- listed and let through unchanged for the variant's own odds hook; a flag the rules have already
 -- is refused, so a variant cannot take one over.
@@ -603,4 +707,23 @@ kessel.test("variant_odds_flag_is_listed_and_let_through", function()
   expect.falsy(dup_ok, "a flag added twice is refused")
   expect.falsy(city_ok, "an alias of the rules' is refused")
   expect.falsy(clear_ok, "a no-effect terrain word of the rules' is refused")
+end)
+
+-- A variant's flag may not pass for one of the rules': `leader` (the word of `leader=N`), a word of
+-- the rules' in other capitals, or a variant's word twice in other capitals; nor hold anything but
+-- letters, digits and _ (a line break or an escape would garble `--flag list`).
+kessel.test("variant_odds_flag_named_like_the_rules_is_refused", function()
+  local before = #K.ODDS_FLAGS
+  local results = {}
+  for _, w in ipairs({ "leader", "Forest", "MAJOR_CITY", "City", "Overrun", "List", "LAKE", "x\ny", "x\27[31m", "", "leader=3" }) do
+    results[#results + 1] = { w, pcall(K.add_odds_flag, w) }
+  end
+  local first = pcall(K.add_odds_flag, "house_y")
+  local again = pcall(K.add_odds_flag, "House_Y")
+  while #K.ODDS_FLAGS > before do table.remove(K.ODDS_FLAGS) end
+  for _, r in ipairs(results) do
+    expect.falsy(r[2], string.format("%q is refused", r[1]))
+  end
+  expect.truthy(first, "a word of its own is taken")
+  expect.falsy(again, "the same word in other capitals is refused")
 end)
