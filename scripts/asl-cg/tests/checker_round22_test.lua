@@ -311,3 +311,19 @@ kessel.test("case_9.6142_no_repair_without_personnel_in_the_area", function()
   T.resolve()
   expect.eq(T.unit("ml").location, "map"); expect.eq(T.unit("ml").vars.malfunctioned, true)
 end)
+
+-- [9.619] the FPP left after buying two A-P mine factors at 1.5 each are forfeit, said as a GM
+-- reads them (C.num, as the purchase notes say them): "27", not "27.0". Also the step's limits:
+-- A-P mines are British only (note f), no German HIP in Dusk (note h), one SAN Increase a RePh
+-- (note e).
+kessel.test("case_9.619_forfeit_fpp_are_said_as_a_whole_number", function()
+  field({}, { date = "dusk", fpp = { german = 30, british = 30 } }, "fortifications")
+  expect.falsy(kessel.act{ kind = "buy_fortification", item = "ap_mine", count = 2, hex = "J6", side = "german" }, "note f")
+  expect.falsy(kessel.act{ kind = "buy_fortification", item = "hip_squad", count = 1, side = "german" }, "note h")
+  expect.accepted(kessel.act{ kind = "buy_fortification", item = "san_increase", count = 1, side = "german" })
+  expect.falsy(kessel.act{ kind = "buy_fortification", item = "san_increase", count = 1, side = "german" }, "note e")
+  expect.accepted(kessel.act{ kind = "buy_fortification", item = "ap_mine", count = 2, hex = "C6", side = "british" })
+  local ev = T.resolve()
+  T.has_note(ev, "british forfeits 27 unspent FPP")
+  T.has_note(ev, "german forfeits 20 unspent FPP")
+end)
