@@ -87,6 +87,24 @@ kessel.test("case_9.6042_a_wounded_leader_takes_his_ntc_with_morale_one_lower", 
   T.has_note(ev, "bw takes a NTC (A-P minefield): DR 8+0 = 8 vs morale 7: fails")
 end)
 
+-- [9.6111] Two half-squads of one Setup Area recombine though they stand in different hexes; the
+-- squad is where the first one is, and what the one removed held goes with it: its LMG, and the
+-- prisoner it Guarded as an Isolated Guard [9.608]. Before, the LMG stayed in K6 "possessed" by the
+-- squad in J6 (`kessel check` refused the position) and the prisoner stayed Guarded by the removed
+-- half-squad.
+kessel.test("case_9.6111_what_a_recombined_half_squad_held_goes_with_the_squad", function()
+  cut_off({ T.hs("h1", "german", "4-6-7", "J6"), T.hs("h2", "german", "4-6-7", "K6"),
+    T.sw("lmg", "german", "LMG", "K6", { vars = { possessed_by = "h2" } }),
+    T.squad("bp", "british", "6-4-8", "K6", { vars = { prisoner_of = "german", guarded_by = "h2" } }) })
+  walk_to("hardening")
+  local ev = T.resolve()
+  T.has_note(ev, "h1 and h2 Recombine into a squad")
+  expect.eq(T.unit("h2").location, "removed")
+  expect.eq(T.unit("lmg").vars.possessed_by, "h1"); expect.eq(T.unit("lmg").hex, "J6", "the LMG with the squad")
+  expect.eq(T.unit("bp").vars.guarded_by, "h1", "Guarded by the squad"); expect.eq(T.unit("bp").hex, "J6")
+  expect.eq(problems(), "", "the position passes kessel check")
+end)
+
 -- Situations that agreed with the text --------------------------------------------------------
 
 -- [9.6041] the 1TC's boundary: a 4-6-7 passes on an Original 6 (Final 7), fails on a 7; the
