@@ -105,6 +105,20 @@ kessel.test("case_9.6111_what_a_recombined_half_squad_held_goes_with_the_squad",
   expect.eq(problems(), "", "the position passes kessel check")
 end)
 
+-- [9.608] An Isolated Guard may transfer his prisoner to another friendly unit "in the same
+-- Isolated Area": one in another hex of it takes him there. Before, the prisoner stayed in K6,
+-- Guarded by the squad in J5.
+kessel.test("case_9.608_a_prisoner_transferred_goes_to_his_new_guard", function()
+  cut_off({ T.squad("g2", "german", "4-6-7", "K6"),
+    T.squad("bp", "british", "6-4-8", "K6", { vars = { prisoner_of = "german", guarded_by = "g2" } }) })
+  walk_to("prisoners")
+  expect.accepted(kessel.act{ kind = "prisoner", unit = "bp", choice = "transfer", to = "g1", side = "german" })
+  expect.eq(T.unit("bp").hex, "J5", "with g1")
+  T.resolve()
+  expect.eq(T.unit("bp").vars.guarded_by, "g1")
+  expect.eq(problems(), "", "the position passes kessel check")
+end)
+
 -- Situations that agreed with the text --------------------------------------------------------
 
 -- [9.6041] the 1TC's boundary: a 4-6-7 passes on an Original 6 (Final 7), fails on a 7; the
