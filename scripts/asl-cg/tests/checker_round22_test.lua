@@ -119,6 +119,20 @@ kessel.test("case_9.608_a_prisoner_transferred_goes_to_his_new_guard", function(
   expect.eq(problems(), "", "the position passes kessel check")
 end)
 
+-- [9.601] (A20.5) A unit Captured in RePh Melee becomes an unarmed prisoner, who holds nothing:
+-- his LMG is his Guard's, Captured. Before, the German squad kept possession of its LMG as a
+-- prisoner of the British, the LMG still the German's.
+kessel.test("case_9.601_a_captured_units_sw_passes_to_his_guard", function()
+  field({ T.squad("m1", "german", "4-6-7", "F8"), T.sw("ml", "german", "LMG", "F8", { vars = { possessed_by = "m1" } }),
+    T.squad("m2", "british", "6-4-8", "F8") }, { attacker = "british" }, "melee")
+  local ok, ev = kessel.act{ kind = "melee_outcome", hex = "F8", captured = { { unit = "m1", guard = "m2" } } }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "m2 takes ml from his prisoner m1 (Captured)")
+  local w = T.unit("ml")
+  expect.eq(w.vars.possessed_by, "m2"); expect.eq(w.side, "british")
+  expect.eq(w.vars.captured, true); expect.eq(w.vars.original_side, "german")
+end)
+
 -- Situations that agreed with the text --------------------------------------------------------
 
 -- [9.6041] the 1TC's boundary: a 4-6-7 passes on an Original 6 (Final 7), fails on a 7; the
