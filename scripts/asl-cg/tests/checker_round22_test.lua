@@ -373,3 +373,30 @@ kessel.test("case_9.619_forfeit_fpp_are_said_as_a_whole_number", function()
   T.has_note(ev, "british forfeits 27 unspent FPP")
   T.has_note(ev, "german forfeits 20 unspent FPP")
 end)
+
+-- [9.603] [9.6042] order: a passenger unloaded into an A-P minefield in 9.603 is not attacked
+-- then, but takes the 9.6042 NTC with the units already there
+kessel.test("case_9.603_a_passenger_unloaded_into_a_minefield_takes_the_9.6042_ntc", function()
+  field({ T.vehicle("v", "british", "Carrier", "E8"), T.squad("p", "british", "6-4-8", "E8", { vars = { passenger_of = "v", broken = true } }) },
+    nil, "rally", { { kind = "ap_mine", side = "german", at = "E8", value = { strength = 6 } } })
+  local ev = T.resolve()
+  T.has_note(ev, "p unloads from v in E8")
+  expect.falsy(T.unit("p").vars.passenger_of); expect.falsy(T.unit("p").vars.broken, "rallied first")
+  expect.falsy(T.note(ev, "NTC"), "no attack as it unloads")
+  kessel.inject_dice{ 5, 5, 1, 1, 1, 1 }
+  ev = T.resolve()
+  T.has_note(ev, "p takes a NTC (A-P minefield): DR 10+0 = 10 vs morale 8: fails")
+  expect.eq(T.unit("p").step, 1, "Casualty Reduction")
+end)
+
+-- [9.6101] prisoners held by an Isolated Guard are not Retained by their side: a wounded heroic
+-- leader makes no Wounded Leader dr and does not Battle Harden, two prisoner HS do not recombine
+kessel.test("case_9.610_9.611_prisoners_are_not_retained", function()
+  cut_off({ T.leader("bl", "british", "8-1", "J5", { vars = { wounded = true, heroic = true, prisoner_of = "german", guarded_by = "g1" } }),
+    T.hs("bh1", "british", "6-4-8", "J5", { vars = { prisoner_of = "german", guarded_by = "g1" } }),
+    T.hs("bh2", "british", "6-4-8", "J5", { vars = { prisoner_of = "german", guarded_by = "g1" } }) })
+  walk_to("date_san")
+  local bl = T.unit("bl")
+  expect.eq(bl.location, "map"); expect.eq(bl.vars.wounded, true); expect.eq(bl.vars.heroic, true); expect.eq(bl.face.label, "8-1")
+  expect.eq(T.unit("bh1").step, 1); expect.eq(T.unit("bh2").location, "map")
+end)
