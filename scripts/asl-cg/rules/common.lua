@@ -582,12 +582,16 @@ function C.eliminate(id, case, why, opts)
   end
 end
 
--- The Equipment that goes where a unit goes: the SW it holds and, for a vehicle, its mounted
--- Weapons (`mounted_on`); `C.follow(u)` puts them where `u` is now (its hex, or off-map with it)
+-- What goes where a unit goes: the SW it holds, for a vehicle its mounted Weapons (`mounted_on`),
+-- and the prisoners it Guards (`guarded_by`: a prisoner is in its Guard's Location, and 9.608
+-- [11.608] decides about him where the Guard is — he stayed behind when his Guard Escaped or was
+-- Retained elsewhere [9.6053] [9.6061] [11.6064]); `C.follow(u)` puts them where `u` is now (its
+-- hex, or off-map with it)
 function C.carried(id)
   local out = C.possessed(id)
   for _, w in ipairs(kessel.units.all()) do
-    if (w.vars.mounted_on == id or C.crewing(w) == id) and w.location ~= "eliminated" and w.location ~= "removed" then out[#out + 1] = w end
+    if (w.vars.mounted_on == id or C.crewing(w) == id or (w.vars.prisoner_of and w.vars.guarded_by == id))
+      and w.location ~= "eliminated" and w.location ~= "removed" then out[#out + 1] = w end
   end
   return out
 end

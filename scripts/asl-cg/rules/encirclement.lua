@@ -8,10 +8,14 @@ kessel.scenario_var{ id = "bog_table", type = "table", default = { free = 6, imm
 kessel.scenario_var{ id = "shock_table", type = "table", default = { recover = 3, eliminate = 6 },
   description = "Shock/UK recuperation dr (C7.42, not in the text): removed on dr <= recover, Eliminated on dr >= eliminate [9.6044]" }
 
--- A Task Check: Final DR <= morale passes. `plus` is the TC's own DRM (1 for a 1TC).
+-- A Task Check: Final DR <= morale passes. `plus` is the TC's own DRM (1 for a 1TC). A wounded
+-- SMC's morale is one lower (A17.2, chapter A data outside the text, as its leadership DRM is one
+-- worse in C.leadership): the printed morale was read, so a wounded 8-1 passed a 1TC [9.6041] or a
+-- minefield NTC [9.6042] [11.6041] [11.6042] on an 8.
 function E.task_check(u, plus, purpose, case, what)
   local morale = u.face and u.face.morale
   if not morale then return true end
+  if u.vars.wounded and C.is_smc(u) then morale = morale - 1 end
   local roll, a, b = C.DR(purpose)
   local m = C.mods()
   m.add(plus, plus == 1 and "1TC" or "TC")

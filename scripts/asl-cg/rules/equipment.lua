@@ -379,6 +379,11 @@ kessel.action{
     if a.choice == "free" then freed(p, case)
     elseif a.choice == "transfer" then
       kessel.emit.unit_var(p.id, "guarded_by", a.to)
+      -- the new Guard may stand elsewhere in the Isolated Area: the prisoner goes to him (he stayed
+      -- in the old Guard's hex, Guarded from afar)
+      local guard = kessel.units.get(a.to)
+      C.follow(guard)
+      if C.level(p) ~= C.level(guard) then kessel.emit.unit_var(p.id, "level", C.level(guard) ~= 0 and C.level(guard) or nil) end
       C.note(case, p.id .. " is transferred to " .. a.to)
     else
       C.eliminate(p.id, case, "executed")

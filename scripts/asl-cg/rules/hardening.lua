@@ -176,10 +176,23 @@ function H.recombine(case)
     for _, key in ipairs(keys) do
       local g = groups[key]
       for i = 1, #g - 1, 2 do
-        kessel.emit.step(g[i].id, 0)
-        kessel.emit.remove(g[i + 1].id)
-        H.merged[g[i + 1].id] = g[i].id
-        for _, w in ipairs(C.possessed(g[i + 1].id)) do kessel.emit.unit_var(w.id, "possessed_by", g[i].id) end
+        local kept, gone = g[i].id, g[i + 1].id
+        kessel.emit.step(kept, 0)
+        -- what the removed HS held (its SW, the prisoners it Guards [9.608]) is the squad's, in
+        -- the squad's Location: the two HS of one area may stand apart, and the SW stayed behind,
+        -- possessed from another hex, and the prisoners Guarded by a unit out of play
+        local held = C.carried(gone)
+        kessel.emit.remove(gone)
+        H.merged[gone] = kept
+        for _, w in ipairs(held) do
+          if w.vars.possessed_by == gone then kessel.emit.unit_var(w.id, "possessed_by", kept) end
+          if w.vars.guarded_by == gone then kessel.emit.unit_var(w.id, "guarded_by", kept) end
+        end
+        C.follow(g[i])
+        local level = C.level(g[i])
+        for _, w in ipairs(held) do
+          if C.level(w) ~= level then kessel.emit.unit_var(w.id, "level", level ~= 0 and level or nil) end
+        end
         C.note(case, g[i].id .. " and " .. g[i + 1].id .. " Recombine into a squad (" .. C.face_label(kessel.units.get(g[i].id)) .. ")")
       end
     end

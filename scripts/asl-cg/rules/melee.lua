@@ -142,6 +142,14 @@ kessel.action{
       kessel.emit.unit_var(c.unit, "guarded_by", g.id)
       kessel.emit.unit_var(c.unit, "unarmed", true)
       C.note("9.601", c.unit .. " is Captured by " .. c.guard .. " (the " .. g.side .. ")")
+      -- an unarmed prisoner holds nothing: what he held is his Guard's, Captured (A20.5, our
+      -- reading). He kept it, so a German SW stayed the German's in a British prisoner's hands
+      -- through 9.608, and went with him when freed.
+      for _, w in ipairs(C.possessed(c.unit)) do
+        kessel.emit.unit_var(w.id, "possessed_by", g.id)
+        local captured = C.change_hands(w, g.side)
+        C.note("9.601", c.guard .. " takes " .. w.id .. " from his prisoner " .. c.unit .. (captured and " (Captured)" or ""))
+      end
     end
     for _, w in ipairs(a.withdrawn or {}) do
       kessel.emit.move(w.unit, { w.to })

@@ -518,7 +518,7 @@ S.on_end("fortifications", function()
   end
   for _, side in ipairs(C.sides()) do
     local left = C.fpp(side)
-    if left > 0 then C.note("9.619", side .. " forfeits " .. left .. " unspent FPP", { secret_to = side }) end
+    if left > 0 then C.note("9.619", side .. " forfeits " .. C.num(left) .. " unspent FPP", { secret_to = side }) end
     if left ~= 0 or kessel.game.var("fpp_" .. side) ~= nil then C.set_fpp(side, 0) end
   end
 end)
