@@ -281,22 +281,53 @@ kessel.test("data_6_4_columns_01_02_open_on_turn_7_on_the_campaign_map", functio
   end
 end)
 
--- [13.2] [13.4] The German's air markers go east of column 40 one turn after he holds Smolensk;
+-- [13.2] [13.4] The German's air markers go east of column 40 one turn after he holds Smolensk
+-- (he keeps 2217 by having been there last) and no longer once the Soviet retakes a hex of it;
 -- the Soviet marker never on turn 12.
 kessel.test("data_13_2_13_4_markers_east_of_column_40_and_on_turn_12", function()
   kessel.setup{ turn = 6, step = "german_air_interdiction", run_step_start = true, units = {
     german("a", "2216", "7 Pz"), german("b", "2217", "12 Pz"),
+    { id = "r", side = "soviet", type = "rifle", faces = { "3-3-6" }, at = "2520" },
+    { id = "ldr", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "2520" },
   }, markers = { { kind = "air_interdiction", side = "german", count = 3 } } }
+  local function on_to(step)
+    repeat expect.accepted(kessel.act{ kind = "end_phase" }) until kessel.game.step().id == step
+  end
   refused({ kind = "place_marker", hex = "4515" }, "13.2", "column 40")
-  repeat expect.accepted(kessel.act{ kind = "end_phase" }) until kessel.game.step().id == "german_air_interdiction"
+  on_to("german_movement")
+  expect.accepted(kessel.act{ kind = "move", units = { "b" }, path = { "2117" } })
+  on_to("german_air_interdiction")
   expect.eq(kessel.game.turn(), 7)
   expect.accepted(kessel.validate{ kind = "place_marker", hex = "4515" })
   expect.accepted(kessel.validate{ kind = "place_marker", hex = "5907" })
+  on_to("soviet_movement")
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "2217" } })
+  on_to("german_air_interdiction")
+  expect.eq(kessel.game.turn(), 8)
+  refused({ kind = "place_marker", hex = "4515" }, "13.2", "column 40")
   for _, t in ipairs{ 11, 12 } do
     kessel.setup{ turn = t, step = "soviet_interdiction", units = {
       { id = "ldr", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "4015" },
     }, markers = { { kind = "soviet_interdiction", side = "soviet" } } }
     local ok, why = kessel.validate{ kind = "place_marker", hex = "3020" }
     if t == 11 then expect.accepted(ok, why) else expect.refused(ok, why, "13.4", "turn 12") end
+  end
+end)
+
+-- [14.1] An entrance held by a German unit or in German ZOC sends the provisional division to the
+-- nearest open hex toward the east (entrance 1 is nine hexes: its first open one).
+kessel.test("data_14_1_a_held_or_watched_entrance_sends_the_division_east", function()
+  for _, c in ipairs{ { 2, {}, "3901" }, { 2, { "3901" }, "4101" }, { 2, { "3902" }, "4101" },
+      { 4, { "4331" }, "4531" }, { 6, { "1830" }, "2031" }, { 1, { "1901" }, "2101" } } do
+    local roll, germans, want = c[1], c[2], c[3]
+    local units = {
+      { id = "ldr", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "4015" },
+      { id = "p", side = "soviet", type = "rifle", formation = "Provisional", hidden = true, pool = "rifle" },
+    }
+    for i, h in ipairs(germans) do units[#units + 1] = german("g" .. i, h, "7 Pz") end
+    kessel.setup{ turn = 4, step = "german_air_interdiction", units = units }
+    kessel.inject_dice{ roll }
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    expect.eq(kessel.units.get("p").hex, want, ("die %d, German units at %s"):format(roll, table.concat(germans, " ")))
   end
 end)
