@@ -66,7 +66,7 @@ fn pgg_learning_data_tests_pass() {
         "scenarios/pgg/learning.toml",
         false,
     );
-    assert!(out.contains("3 passed, 0 failed"), "{out}");
+    assert!(out.contains("4 passed, 0 failed"), "{out}");
 }
 
 #[test]

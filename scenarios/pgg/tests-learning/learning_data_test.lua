@@ -61,3 +61,20 @@ kessel.test("learning_has_the_campaigns_markers", function()
   expect.eq(count["rail_cut/german"], 6)
   expect.truthy((count["disruption/nil"] or 0) >= 10)
 end)
+
+
+-- [13.2] [5.2] What the notes' turn 1 says: the German's three air markers first, then one die for
+-- the 16th Army and one for the 19th, 1-3 to move, 4-6 to stand. A 5 holds the 16th at Smolensk;
+-- a 2 lets the 19th march south from 1414 on turn 1.
+kessel.test("learning_5_2_turn_1_the_16th_and_19th_armies_roll_to_move", function()
+  expect.eq(kessel.queries.ask("deciding_side"), "german", "the air markers come first")
+  kessel.inject_dice{ 5, 2 }
+  for _, hex in ipairs{ "2016", "2116", "1914" } do
+    expect.accepted(kessel.act{ kind = "place_marker", hex = hex })
+  end
+  expect.eq(kessel.game.var("first_turn_16"), "stand")
+  expect.eq(kessel.game.var("first_turn_19"), "move")
+  local ok, reasons = kessel.act{ kind = "move", units = { "s-16a-r1" }, path = { "2316" } }
+  expect.refused(ok, reasons, "5.2", "stand")
+  expect.accepted(kessel.act{ kind = "move", units = { "s-19a-r1", "s-19a-r2", "s-konev" }, path = { "1415", "1416" } })
+end)
