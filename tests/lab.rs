@@ -1183,4 +1183,21 @@ fn a_profile_given_by_its_path_is_named_by_its_stem() {
         "{}",
         r.stdout
     );
+    // one file written two ways is the profile already played
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "1",
+        "--profile",
+        open,
+        "--against-profile",
+        "core/tests/fixtures/toy/profiles/../profiles/open.toml",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("is the profile already played"),
+        "{}",
+        r.stderr
+    );
 }

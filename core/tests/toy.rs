@@ -1938,4 +1938,123 @@ kessel.on("result", function() return { metrics = { a = 2 } } end)"#,
         err.contains("measure.lua:2") && err.contains("\"a\""),
         "{err}"
     );
+    // measures that are no table are refused, not passed over
+    let e = load(
+        "result-metrics-number",
+        r#"kessel.on("result", function() return { metrics = 5 } end)"#,
+    );
+    let err = e.result().expect_err("refused").message;
+    assert!(
+        err.contains("measure.lua:1") && err.contains("`metrics` = 5; it is a table"),
+        "{err}"
+    );
+}
+
+/// A query's parameter is given as `name=value` and listed as `[name=<type>]` when optional: a
+/// name with `=`, a bracket or a space is refused where it is declared.
+#[test]
+fn a_query_parameter_name_that_could_never_be_given_is_refused() {
+    for name in ["b=c", "[a]", "two words"] {
+        let lua = format!(
+            "kessel.queries.declare{{ id = \"q\", rule = \"T1\", description = \"d\", params = {{ [\"{name}\"] = \"int\" }}, fn = function() return {{}} end }}\n"
+        );
+        let scenario = toy_with_script("query-param-name", "q.lua", &lua);
+        let err = match Engine::load(&scenario, None, 1, Limits::default()) {
+            Ok(_) => panic!("{name}: refused"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            err.contains("q.lua:1") && err.contains(&format!("the parameter name `{name}`")),
+            "{name}: {err}"
+        );
+    }
+}
+
+/// A variant of the toy's CRT whose every cell reads `cell`, for the options `when` names.
+fn crt_variant(when: &str, cell: &str) -> String {
+    let row = format!("{{ \"{cell}\", \"{cell}\", \"{cell}\", \"{cell}\" }}");
+    format!(
+        "kessel.results_table{{ id = \"crt\", kind = \"ratio\", columns = {{ \"1-2\", \"1-1\", \"2-1\", \"3-1\" }},\n  rows = {{ {row}, {row}, {row}, {row}, {row}, {row} }}, when = {when} }}\n"
+    )
+}
+
+/// Options set together (`--option` flags, a save's overrides) are judged as a whole once all
+/// are set: a list that passes through two variants in force on its way to the setting a
+/// variant is declared for is accepted, and a setting with no variant for both is refused
+/// naming them; `kessel.setup` judges its options the same way.
+#[test]
+fn options_set_together_are_judged_as_a_whole_for_table_variants() {
+    let lua = format!(
+        "{}{}{}",
+        crt_variant("{ deep_rivers = true }", "AE"),
+        crt_variant("{ stack_limit = 3 }", "AR"),
+        crt_variant("{ deep_rivers = true, stack_limit = 3 }", "DE")
+    );
+    let scenario = toy_with_script("variants-together", "variants.lua", &lua);
+    let both = [
+        ("deep_rivers".to_string(), serde_json::json!(true)),
+        ("stack_limit".to_string(), serde_json::json!(3)),
+    ];
+    let mut e = Engine::load_with_options(&scenario, None, &both, 1, Limits::default())
+        .expect("the pair has its own variant");
+    e.run_script_text(
+        "probe",
+        "assert(kessel.tables.result(\"crt\", 1, 1) == \"DE\", kessel.tables.result(\"crt\", 1, 1))",
+    )
+    .expect("the pair's variant is in force");
+    // without the pair's variant, the same flags are refused naming both
+    let lua = format!(
+        "{}{}",
+        crt_variant("{ deep_rivers = true }", "AE"),
+        crt_variant("{ stack_limit = 3 }", "AR")
+    );
+    let scenario = toy_with_script("variants-clash", "variants.lua", &lua);
+    let err = match Engine::load_with_options(&scenario, None, &both, 1, Limits::default()) {
+        Ok(_) => panic!("two variants of crt in force are refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.contains("results table `crt`")
+            && err.contains("variants.lua:1")
+            && err.contains("variants.lua:3"),
+        "{err}"
+    );
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("loads");
+    let set = e.run_script_text(
+        "setup",
+        "kessel.setup{ map = { columns = 3, rows = 3 }, options = { deep_rivers = true, stack_limit = 3 } }",
+    );
+    let err = set.expect_err("kessel.setup judges its options").message;
+    assert!(
+        err.contains("kessel.setup: options: results table `crt`"),
+        "{err}"
+    );
+    // a flip that makes the clash is refused and changes nothing
+    e.set_option("deep_rivers", serde_json::json!(true))
+        .expect("one variant alone");
+    let flip = e.set_option("stack_limit", serde_json::json!(3));
+    assert!(flip.is_err(), "{flip:?}");
+    assert_eq!(e.options().values["stack_limit"], serde_json::json!(2));
+}
+
+/// Two variants of one table for the same setting: the later would always win, so the second is
+/// refused at its line.
+#[test]
+fn a_second_variant_of_a_table_for_the_same_options_is_refused_at_its_line() {
+    let lua = format!(
+        "{}{}",
+        crt_variant("{ deep_rivers = true }", "AE"),
+        crt_variant("{ deep_rivers = true }", "DE")
+    );
+    let scenario = toy_with_script("variants-twice", "variants.lua", &lua);
+    let err = match Engine::load(&scenario, None, 1, Limits::default()) {
+        Ok(_) => panic!("refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.contains("variants.lua:3")
+            && err.contains("a variant for `when = { deep_rivers = true }` is declared already (")
+            && err.contains("variants.lua:1)"),
+        "{err}"
+    );
 }

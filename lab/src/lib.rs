@@ -113,8 +113,11 @@ pub fn apply_options(engine: &mut Engine, options: &[(String, String)]) -> anyho
     }
     for (id, text) in options {
         engine
-            .set_option(id, option_value(text))
+            .put_option(id, option_value(text))
             .map_err(|e| anyhow::anyhow!("--option {id}={text}: {e}"))?;
+    }
+    if let Some(conflict) = engine.option_conflict() {
+        anyhow::bail!("--option: {conflict}");
     }
     Ok(())
 }

@@ -376,7 +376,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(p) = &args.against_profile {
-        if *p == flags.label(&first) {
+        // (one file written two ways, `a/p.toml` and `a/b/../p.toml`, is one profile too)
+        let same_file = || {
+            let canon = |x: &str| std::fs::canonicalize(x).ok();
+            args.options.is_empty()
+                && kessel_core::engine::Engine::is_profile_path(p)
+                && kessel_core::engine::Engine::is_profile_path(&first)
+                && canon(p).is_some()
+                && canon(p) == canon(&first)
+        };
+        if *p == flags.label(&first) || same_file() {
             anyhow::bail!("--against-profile {p} is the profile already played");
         }
         let mut name = profile_name(p);

@@ -509,8 +509,16 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
                     )))
                 }
             };
-            let Some(Value::Object(metrics)) = metrics else {
-                continue;
+            let metrics = match metrics {
+                None => continue,
+                Some(Value::Object(m)) => m,
+                Some(other) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "{}: the result hook defined here returned `metrics` = {}; it is a table of measures by name",
+                        hook_place(&later),
+                        crate::error::quoted_json(other, 80)
+                    )))
+                }
             };
             if answer.is_null() {
                 answer = Value::Object(Default::default());

@@ -374,9 +374,30 @@ impl Engine {
     }
 
     /// Sets one option for the game in progress (a rules panel flipping a house rule). The value
-    /// must fit the option's declaration. The profile name stays; a save records the options
-    /// that differ from the profile's.
+    /// must fit the option's declaration, and must not put two variants of one table in force
+    /// that no variant is declared for together ([`Engine::option_conflict`]): then nothing
+    /// changes. The profile name stays; a save records the options that differ from the
+    /// profile's.
     pub fn set_option(&mut self, id: &str, value: crate::state::Value) -> Result<(), String> {
+        let before = self.world.borrow().options.values.get(id).cloned();
+        self.put_option(id, value)?;
+        if let Some(conflict) = self.option_conflict() {
+            let mut w = self.world.borrow_mut();
+            match before {
+                Some(v) => w.options.values.insert(id.to_string(), v),
+                None => w.options.values.remove(id),
+            };
+            w.options_changed();
+            return Err(conflict);
+        }
+        Ok(())
+    }
+
+    /// [`Engine::set_option`] for one of a list of options set together (`--option` flags, a
+    /// save's overrides): the value must fit its declaration, and the options are judged as a
+    /// whole once all are set ([`Engine::option_conflict`]), since a list may pass through a
+    /// conflict on its way to a setting a variant is declared for.
+    pub fn put_option(&mut self, id: &str, value: crate::state::Value) -> Result<(), String> {
         let mut w = self.world.borrow_mut();
         let decl = w.options.decls.iter().find(|d| d.id == id).ok_or_else(|| {
             let known: Vec<&str> = w.options.decls.iter().map(|d| d.id.as_str()).collect();
@@ -384,18 +405,17 @@ impl Engine {
             format!("the ruleset has no option `{id}`{hint}")
         })?;
         decl.check(&value)?;
-        let before = w.options.values.insert(id.to_string(), value);
-        // a value that puts two variants of one table in force, neither declared for the pair,
-        // would drop one of them unseen: refused, the option left as it was
-        if let Some(conflict) = w.ruleset.variant_conflicts(&w.options).into_iter().next() {
-            match before {
-                Some(v) => w.options.values.insert(id.to_string(), v),
-                None => w.options.values.remove(id),
-            };
-            return Err(conflict);
-        }
+        w.options.values.insert(id.to_string(), value);
         w.options_changed();
         Ok(())
+    }
+
+    /// Two variants of one table in force under the options now, neither declared for both: the
+    /// one declared last would be used whole and the other dropped unseen
+    /// ([`crate::ruleset::Ruleset::variant_conflicts`]).
+    pub fn option_conflict(&self) -> Option<String> {
+        let w = self.world.borrow();
+        w.ruleset.variant_conflicts(&w.options).into_iter().next()
     }
 
     /// The ruleset's AI's next action at its default level (`None` if the ruleset has no `ai`

@@ -485,8 +485,11 @@ impl Engine {
         let engine = self;
         for (id, value) in &save.options {
             engine
-                .set_option(id, value.clone())
+                .put_option(id, value.clone())
                 .map_err(|e| fail(format!("the save sets option `{id}`: {e}")))?;
+        }
+        if let Some(conflict) = engine.option_conflict() {
+            return Err(fail(format!("the save's options: {conflict}")));
         }
         let changed = save
             .content_hash

@@ -202,7 +202,7 @@ impl Engine {
         }
         for (id, value) in options {
             engine
-                .set_option(id, value.clone())
+                .put_option(id, value.clone())
                 .map_err(|message| EngineError::Option {
                     id: id.clone(),
                     value: value.clone(),

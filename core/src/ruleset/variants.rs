@@ -49,14 +49,37 @@ impl Variant {
 impl Ruleset {
     /// Keeps a declaration of data that may follow the options: a variant when it names the
     /// options it is for (`when`), else the plain declaration (replacing an earlier one).
+    ///
+    /// A second variant of one table for the same `when` is refused: the later would always be
+    /// used and the earlier never, without a word.
     pub fn declare_data(
         &mut self,
         when: Option<BTreeMap<String, Value>>,
         data: VariantData,
         site: Option<Site>,
-    ) {
+    ) -> Result<(), String> {
         match (when, data) {
-            (Some(when), data) => self.variants.push(Variant { when, data, site }),
+            (Some(when), data) => {
+                let table = |d: &VariantData| match d {
+                    VariantData::Table(t) => Some(("results table", t.id.clone())),
+                    VariantData::Dice(t) => Some(("dice table", t.id.clone())),
+                    VariantData::Movement(_) => None,
+                };
+                if let Some(k) = table(&data) {
+                    if let Some(first) = (self.variants.iter())
+                        .find(|v| v.when == when && table(&v.data).as_ref() == Some(&k))
+                    {
+                        return Err(format!(
+                            "{} `{}`: a variant for {} is declared already ({}); one table has one variant for each setting of the options",
+                            k.0,
+                            k.1,
+                            when_text(&when),
+                            site_text(&first.site)
+                        ));
+                    }
+                }
+                self.variants.push(Variant { when, data, site })
+            }
             (None, VariantData::Movement(costs)) => {
                 self.movement = Some(costs);
                 self.movement_site = site;
@@ -68,6 +91,7 @@ impl Ruleset {
                 self.dice_tables.insert(t.id.clone(), t);
             }
         }
+        Ok(())
     }
 
     /// One bit per declared variant, set when it is in force: two option sets with the same mask

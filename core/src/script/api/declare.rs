@@ -312,8 +312,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             }
             let site = caller_site(lua);
             let data = VariantData::Movement(v);
-            w.borrow_mut().ruleset.declare_data(when, data, site);
-            Ok(())
+            (w.borrow_mut().ruleset.declare_data(when, data, site)).map_err(mlua::Error::runtime)
         })?,
     )?;
 

@@ -96,8 +96,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .map_err(|e| mlua::Error::runtime(e.to_string()))?;
             let site = caller_site(lua);
             let data = VariantData::Table(table);
-            w.borrow_mut().ruleset.declare_data(when, data, site);
-            Ok(())
+            (w.borrow_mut().ruleset.declare_data(when, data, site)).map_err(mlua::Error::runtime)
         })?,
     )?;
 
@@ -145,8 +144,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let table = DiceTable { id: id.clone(), bands };
             let site = caller_site(lua);
             let data = VariantData::Dice(table);
-            w.borrow_mut().ruleset.declare_data(when, data, site);
-            Ok(())
+            (w.borrow_mut().ruleset.declare_data(when, data, site)).map_err(mlua::Error::runtime)
         })?,
     )?;
 

@@ -45,6 +45,18 @@ fn decl_of(t: &Table) -> mlua::Result<QueryDecl> {
                     "kessel.queries.declare `{id}`: a parameter's name {problem}"
                 )));
             }
+            // a parameter is given as `name=value` on the command line and listed as
+            // `[name=<type>]` when optional: a name holding `=`, a bracket or a space could
+            // never be given, or would read as something else
+            if let Some(c) = name
+                .chars()
+                .find(|c| matches!(c, '=' | '[' | ']') || c.is_whitespace())
+            {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.queries.declare `{id}`: the parameter name `{name}` holds {}; a parameter is given as name=value, so its name has no `=`, brackets or spaces",
+                    if c.is_whitespace() { "a space".to_string() } else { format!("`{c}`") }
+                )));
+            }
             let what = format!("kessel.queries.declare `{id}`, parameter `{name}`");
             let (type_name, description, optional) = match spec {
                 mlua::Value::String(s) => (s.to_str()?.to_string(), String::new(), false),

@@ -839,6 +839,12 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
         decl.check(&v).map_err(mlua::Error::runtime)?;
         values.values.insert(k, v);
     }
+    // judged as a game's options are: two variants of one table in force, neither for both
+    if let Some(conflict) = w.ruleset.variant_conflicts(&values).into_iter().next() {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.setup: options: {conflict}"
+        )));
+    }
     // what a failing `step_start` gives back (a test's `pcall(kessel.setup, …)` went on in a
     // position half set: the new units with the old game's log)
     let before = run_start.then(|| Before {

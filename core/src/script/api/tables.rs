@@ -61,7 +61,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         &t,
         world,
         "result",
-        |_, w, (id, column, roll): (String, usize, i32)| {
+        |_, w, (id, column, roll): (String, i64, i32)| {
             let table = results_table(w, &id)?;
             Ok(table
                 .result(first_based("kessel.tables.result", column)?, roll)
@@ -73,7 +73,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         &t,
         world,
         "distribution",
-        |lua, w, (id, column, drm): (String, usize, Option<i32>)| {
+        |lua, w, (id, column, drm): (String, i64, Option<i32>)| {
             let table = results_table(w, &id)?;
             let (result, p_key) = (
                 super::strings::intern(lua, "result")?,
@@ -158,10 +158,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
 /// A column as the scripts count them (from 1, as `kessel.tables.odds` gives it), as an index.
 /// Column 0 read as column 1: a script counting from 0 got the column left of the one it meant,
 /// without a word.
-fn first_based(call: &str, column: usize) -> mlua::Result<usize> {
-    column.checked_sub(1).ok_or_else(|| {
-        mlua::Error::runtime(format!(
-            "{call}: column 0; columns count from 1 (the `column` of kessel.tables.odds)"
-        ))
-    })
+fn first_based(call: &str, column: i64) -> mlua::Result<usize> {
+    match column {
+        // (past the last column reads as no result, as documented)
+        1.. => Ok(usize::try_from(column - 1).unwrap_or(usize::MAX)),
+        _ => Err(mlua::Error::runtime(format!(
+            "{call}: column {column}; columns count from 1 (the `column` of kessel.tables.odds)"
+        ))),
+    }
 }
