@@ -22,13 +22,15 @@ end)
 -- odds hook, registered first, lists the flag and leaves it to this one, which gets its totals.
 combat.add_odds_flag("guards")
 kessel.on("odds", function(attack, defence, flags)
-  for _, f in ipairs(flags) do
-    if f == "guards" then
-      if not kessel.game.option("guards") then
-        return { modifiers = { { rule = "G1", message = "house rule G1 is off (--option guards=true, or the guards profile): no effect" } } }
-      end
-      return { defence = defence + 1, modifiers = { { rule = "G1", message = "Guards: a rifle division in a major city, defence +1" } } }
-    end
+  local set = {}
+  for _, f in ipairs(flags) do set[f] = true end
+  if not set.guards then return {} end
+  if not kessel.game.option("guards") then
+    return { modifiers = { { rule = "G1", message = "house rule G1 is off (--option guards=true, or the guards profile): no effect" } } }
   end
-  return {}
+  -- G1 holds in a major city only: the flag alone says nothing of where the defender stands
+  if not set.major_city then
+    return { modifiers = { { rule = "G1", message = "Guards hold in a major city only: add --flag major_city; no effect" } } }
+  end
+  return { defence = defence + 1, modifiers = { { rule = "G1", message = "Guards: a rifle division in a major city, defence +1" } } }
 end)
