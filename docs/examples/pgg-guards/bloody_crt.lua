@@ -1,7 +1,7 @@
 -- House rule B1, "Bloody 3-1": the 3-1 column of the CRT [9.5] reads one roll lower, so each roll
--- gives what the printed table gives for the roll below it (roll 1 keeps its D2): the Exchange at
--- roll 6 drops off and the defender takes a D2 more. Off by default; the profile bloody.toml
--- turns it on over `standard`.
+-- gives what the printed table gives for the roll below it (roll 1 keeps its D2): the Eng
+-- (Engaged) at roll 6 drops off and the defender takes a D2 more. Off by default; the profile
+-- bloody.toml turns it on over `standard`.
 kessel.option{ id = "bloody_3_1", type = "bool", default = false,
   description = "House rule B1: the CRT's 3-1 column reads one roll lower (more D2, no Eng)",
   rule = "B1" }

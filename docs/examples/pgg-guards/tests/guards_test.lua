@@ -81,7 +81,7 @@ kessel.test("case_G1_in_the_roll_of_an_attack", function()
 end)
 
 -- [B1] on: the 3-1 column reads one roll lower (roll 6 gives the printed roll 5's D1/A1, not the
--- Exchange); the other columns are the printed ones.
+-- Eng); the other columns are the printed ones.
 kessel.test("case_B1_bloody_3_1_column", function()
   local cols = kessel.tables.columns("crt")
   local c31, c21
