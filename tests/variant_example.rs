@@ -35,8 +35,8 @@ fn the_variant_checks_its_tests_pass_and_its_readme_says_how_many() {
     );
 }
 
-/// [B1] both variants of the results table cannot be in force at once: the example's `check`
-/// hook refuses the pair, naming both options.
+/// [B1] both variants of the results table cannot be in force at once: the engine refuses the
+/// pair, naming both options.
 #[test]
 fn the_bloody_crt_is_refused_beside_the_transcribed_row() {
     let r = kessel(&[

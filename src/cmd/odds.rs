@@ -13,7 +13,7 @@ pub struct Args {
     attack: i32,
     /// Total defence strength.
     defense: i32,
-    /// Modifier flags the ruleset knows (e.g. `forest`, `river`, `city`, `out_of_supply`);
+    /// Modifier flags the ruleset knows (PGG: `forest`, `river`, `major_city`, `out_of_supply`);
     /// repeatable. `--flag list` shows them.
     #[arg(long = "flag", short = 'f')]
     flags: Vec<String>,
