@@ -485,22 +485,17 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
         })
     };
     let checked = |f: &mlua::Function, answer: &Value| {
-        super::result::check(&world.borrow(), answer).map_err(|m| {
-            mlua::Error::runtime(format!(
-                "{}: the result hook defined here returned {m}",
-                hook_place(f)
-            ))
-        })
+        let judged = super::result::check(&world.borrow(), answer);
+        returned(f, "result hook", judged.map_err(mlua::Error::runtime))
     };
     let out = (|| {
         let mut answer = call(&f)?;
         // the first's own answer is judged alone, so a fault of its own is said at its line
         checked(&f, &answer)?;
         for later in all {
-            let added = call(&later)?;
-            let metrics = match &added {
+            let metrics = match call(&later)? {
                 Value::Null => continue,
-                Value::Object(o) if o.keys().all(|k| k == "metrics") => o.get("metrics"),
+                Value::Object(mut o) if o.keys().all(|k| k == "metrics") => o.remove("metrics"),
                 _ => {
                     return Err(mlua::Error::runtime(format!(
                         "{}: a `result` hook after the first ({}) may only add `metrics`: the first gives the level, scores and control",
@@ -513,11 +508,10 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
                 None => continue,
                 Some(Value::Object(m)) => m,
                 Some(other) => {
-                    return Err(mlua::Error::runtime(format!(
-                        "{}: the result hook defined here returned `metrics` = {}; it is a table of measures by name",
-                        hook_place(&later),
-                        crate::error::quoted_json(other, 80)
-                    )))
+                    let said = crate::error::quoted_json(&other, 80);
+                    let not_table =
+                        format!("`metrics` = {said}; it is a table of measures by name");
+                    return returned(&later, "result hook", Err(mlua::Error::runtime(not_table)));
                 }
             };
             if answer.is_null() {
@@ -530,14 +524,14 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
                 continue;
             };
             for (name, v) in metrics {
-                if into.contains_key(name) {
+                if into.contains_key(&name) {
                     return Err(mlua::Error::runtime(format!(
                         "{}: the `result` hook defined here adds measure \"{}\", which an earlier `result` hook gives already",
                         hook_place(&later),
-                        crate::error::printable_name(name)
+                        crate::error::printable_name(&name)
                     )));
                 }
-                into.insert(name.clone(), v.clone());
+                into.insert(name, v);
             }
             // (each later hook judged with what it added: too many measures, one out of range)
             checked(&later, &answer)?;

@@ -37,6 +37,18 @@ pub enum VariantData {
     Dice(DiceTable),
 }
 
+impl VariantData {
+    /// The table a variant of a table replaces, as messages name it (`results table`, `crt`);
+    /// `None` for movement costs, which combine entry by entry.
+    fn table_key(&self) -> Option<(&'static str, &str)> {
+        match self {
+            VariantData::Table(t) => Some(("results table", t.id.as_str())),
+            VariantData::Dice(t) => Some(("dice table", t.id.as_str())),
+            VariantData::Movement(_) => None,
+        }
+    }
+}
+
 impl Variant {
     /// Whether every option named in `when` has its value.
     pub fn in_force(&self, options: &Options) -> bool {
@@ -60,14 +72,9 @@ impl Ruleset {
     ) -> Result<(), String> {
         match (when, data) {
             (Some(when), data) => {
-                let table = |d: &VariantData| match d {
-                    VariantData::Table(t) => Some(("results table", t.id.clone())),
-                    VariantData::Dice(t) => Some(("dice table", t.id.clone())),
-                    VariantData::Movement(_) => None,
-                };
-                if let Some(k) = table(&data) {
+                if let Some(k) = data.table_key() {
                     if let Some(first) = (self.variants.iter())
-                        .find(|v| v.when == when && table(&v.data).as_ref() == Some(&k))
+                        .find(|v| v.when == when && v.data.table_key() == Some(k))
                     {
                         return Err(format!(
                             "{} `{}`: a variant for {} is declared already ({}); one table has one variant for each setting of the options",
@@ -175,17 +182,14 @@ impl Ruleset {
         let in_force: Vec<&Variant> = (self.variants.iter())
             .filter(|v| v.in_force(options))
             .collect();
-        let key = |v: &Variant| match &v.data {
-            VariantData::Table(t) => Some(("results table", t.id.clone())),
-            VariantData::Dice(t) => Some(("dice table", t.id.clone())),
-            VariantData::Movement(_) => None,
-        };
         for (i, used) in in_force.iter().enumerate() {
-            let Some(k) = key(used) else { continue };
+            let Some(k) = used.data.table_key() else {
+                continue;
+            };
             // only the last one in force of its table is used
             if in_force[i + 1..]
                 .iter()
-                .any(|v| key(v).as_ref() == Some(&k))
+                .any(|v| v.data.table_key() == Some(k))
             {
                 continue;
             }
@@ -194,9 +198,11 @@ impl Ruleset {
                     .when
                     .iter()
                     .all(|(id, v)| used.when.get(id) == Some(v));
-                if key(other).as_ref() != Some(&k) || covered {
+                if other.data.table_key() != Some(k) || covered {
                     continue;
                 }
+                let mut both = other.when.clone();
+                both.extend(used.when.clone());
                 out.push(format!(
                     "{} `{}`: the variant for {} ({}) and the one for {} ({}) are both in force, and the one declared last is used whole, dropping the other's changes; declare a variant for both ({}) after them, or refuse the pair in a `check` hook",
                     k.0,
@@ -205,7 +211,7 @@ impl Ruleset {
                     site_text(&other.site),
                     when_text(&used.when),
                     site_text(&used.site),
-                    when_text(&other.when.iter().chain(&used.when).map(|(a, b)| (a.clone(), b.clone())).collect()),
+                    when_text(&both),
                 ));
             }
         }
@@ -232,16 +238,21 @@ mod tests {
     use crate::options::{OptionDecl, OptionType};
     use serde_json::json;
 
-    fn ruleset() -> (Ruleset, Options) {
-        let decl = OptionDecl {
-            id: "dear_rivers".into(),
+    /// A yes/no option, off by default.
+    fn bool_decl(id: &str) -> OptionDecl {
+        OptionDecl {
+            id: id.into(),
             kind: OptionType::Bool,
             default: json!(false),
             description: String::new(),
             rule: String::new(),
             min: None,
             max: None,
-        };
+        }
+    }
+
+    fn ruleset() -> (Ruleset, Options) {
+        let decl = bool_decl("dear_rivers");
         let r = Ruleset {
             movement: Some(json!({
                 "terrain": { "clear": 1 },
@@ -301,15 +312,6 @@ mod tests {
 
     #[test]
     fn two_table_variants_in_force_conflict_unless_the_last_is_declared_for_both() {
-        let decl = |id: &str| OptionDecl {
-            id: id.into(),
-            kind: OptionType::Bool,
-            default: json!(false),
-            description: String::new(),
-            rule: String::new(),
-            min: None,
-            max: None,
-        };
         let mut r = Ruleset {
             variants: vec![
                 table_variant(&[("a", true)], 3),
@@ -317,7 +319,7 @@ mod tests {
             ],
             ..Ruleset::default()
         };
-        let mut options = Options::defaults(vec![decl("a"), decl("b")]);
+        let mut options = Options::defaults(vec![bool_decl("a"), bool_decl("b")]);
         options.values.insert("a".into(), json!(true));
         assert!(r.variant_conflicts(&options).is_empty(), "one in force");
         options.values.insert("b".into(), json!(true));
