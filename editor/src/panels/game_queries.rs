@@ -2,6 +2,7 @@
 //! panel's fold under the tools: PGG's score now, a pending retreat).
 
 use super::play::REFUSAL;
+use crate::play::queries::UnitAnswer;
 use crate::play::PlaySession;
 use egui::{RichText, Ui};
 
@@ -24,22 +25,26 @@ pub(crate) fn game_queries_ui(ui: &mut Ui, s: &PlaySession) {
         ids.join(", ").replace('_', " ")
     ))
     .id_salt("game-queries")
-    .show(ui, |ui| {
-        for a in answers {
-            ui.label(RichText::new(a.id.replace('_', " ")).strong())
-                .on_hover_text(&a.description);
-            match &a.answer {
-                Ok(v) => {
-                    for line in super::log::record_lines(v) {
-                        ui.small(line);
-                    }
-                }
-                Err(e) => {
-                    ui.small(RichText::new(e).color(REFUSAL));
+    .show(ui, |ui| answers_ui(ui, answers, |id| id.replace('_', " ")));
+}
+
+/// Each query's answer under its name (`title` of its id), as the log words a record; a refused
+/// query's reason in the refusal colour. Shared by the game's fold and each selected unit's.
+pub(crate) fn answers_ui(ui: &mut Ui, answers: &[UnitAnswer], title: impl Fn(&str) -> String) {
+    for a in answers {
+        ui.label(RichText::new(title(&a.id)).strong())
+            .on_hover_text(&a.description);
+        match &a.answer {
+            Ok(v) => {
+                for line in super::log::record_lines(v) {
+                    ui.small(line);
                 }
             }
+            Err(e) => {
+                ui.small(RichText::new(e).color(REFUSAL));
+            }
         }
-    });
+    }
 }
 
 /// Leads the title of the fold of [`game_queries_ui`] (short: a fold's title does not wrap, and a

@@ -1,9 +1,8 @@
 //! The inspector (right panel): everything about the selected hex, including every unit of the
 //! stack in it; with nothing selected, a summary of the document.
 
-use crate::counters::draw_counter;
 use crate::document::Document;
-use egui::{Rect, RichText, Sense, Ui, Vec2};
+use egui::{RichText, Ui};
 use kessel_core::hex::{Hex, HexDir};
 use kessel_core::state::Unit;
 use kessel_draw::MapStyle;
@@ -118,24 +117,9 @@ fn unit_ui(ui: &mut Ui, style: &MapStyle, u: &Unit) {
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.set_width(ui.available_width());
         ui.horizontal(|ui| {
-            let size = 46.0;
-            let (rect, _) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
-            draw_counter(
-                ui.painter(),
-                style,
-                Rect::from_center_size(rect.center(), Vec2::splat(size)),
-                u,
-                false,
-                None,
-            );
+            super::unit_row::counter_icon(ui, style, u, 46.0);
             ui.vertical(|ui| {
-                // a face-down unit often has no printed name, only its scenario id
-                let title = if u.hidden && u.name == u.id {
-                    format!("{} (face down)", u.kind.replace('_', " "))
-                } else {
-                    u.name.clone()
-                };
-                ui.label(RichText::new(title).strong());
+                ui.label(RichText::new(super::unit_row::unit_title(u)).strong());
                 let mut line = format!("{} {}", u.side, u.kind);
                 if let Some(f) = &u.formation {
                     line.push_str(&format!(", {f}"));

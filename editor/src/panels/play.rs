@@ -45,20 +45,7 @@ impl PlayPanel {
             egui::CollapsingHeader::new(format!("What the rules say about {name}"))
                 .id_salt(("unit-queries", id))
                 .show(ui, |ui| {
-                    for a in answers {
-                        ui.label(RichText::new(&a.id).strong())
-                            .on_hover_text(&a.description);
-                        match &a.answer {
-                            Ok(v) => {
-                                for line in super::log::record_lines(v) {
-                                    ui.small(line);
-                                }
-                            }
-                            Err(e) => {
-                                ui.small(RichText::new(e).color(REFUSAL));
-                            }
-                        }
-                    }
+                    super::game_queries::answers_ui(ui, answers, str::to_string)
                 });
         }
     }

@@ -9,28 +9,32 @@ use kessel_draw::MapStyle;
 /// The fold holding a unit's flags and variables, the rules' bookkeeping.
 pub const UNIT_DETAILS: &str = "details (the rules' flags and variables)";
 
+/// A unit's counter in a square of `size` points, as the stack lists show it.
+pub(crate) fn counter_icon(ui: &mut Ui, style: &MapStyle, u: &Unit, size: f32) {
+    let (rect, _) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
+    let square = Rect::from_center_size(rect.center(), Vec2::splat(size));
+    draw_counter(ui.painter(), style, square, u, false, None);
+}
+
+/// The title a unit is listed by: its name, or, for a face-down unit with no printed name (only
+/// its scenario id), its kind.
+pub(crate) fn unit_title(u: &Unit) -> String {
+    if u.hidden && u.name == u.id {
+        format!("{} (face down)", u.kind.replace('_', " "))
+    } else {
+        u.name.clone()
+    }
+}
+
 /// Draws the row; true when its check box was toggled.
 pub(super) fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
     let mut toggled = false;
     ui.horizontal(|ui| {
-        let (rect, _) = ui.allocate_exact_size(Vec2::splat(34.0), Sense::hover());
-        draw_counter(
-            ui.painter(),
-            style,
-            Rect::from_center_size(rect.center(), Vec2::splat(34.0)),
-            u,
-            false,
-            None,
-        );
+        counter_icon(ui, style, u, 34.0);
         ui.vertical(|ui| {
-            let title = if u.hidden && u.name == u.id {
-                format!("{} (face down)", u.kind.replace('_', " "))
-            } else {
-                u.name.clone()
-            };
             let mut on = checked;
             if ui
-                .checkbox(&mut on, RichText::new(title).strong())
+                .checkbox(&mut on, RichText::new(unit_title(u)).strong())
                 .changed()
             {
                 toggled = true;
