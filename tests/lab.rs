@@ -1162,16 +1162,20 @@ fn a_profile_given_by_its_path_is_named_by_its_stem() {
         "other/open.toml",
         &std::fs::read_to_string(open).expect("open"),
     );
-    let r = kessel(&[
-        "simulate",
-        TOY,
-        "--games",
-        "1",
-        "--profile",
-        open,
-        "--against-profile",
-        s(&copy),
-    ]);
+    // one game of `open` against another profile
+    let against = |other: &str| {
+        kessel(&[
+            "simulate",
+            TOY,
+            "--games",
+            "1",
+            "--profile",
+            open,
+            "--against-profile",
+            other,
+        ])
+    };
+    let r = against(s(&copy));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains(&format!("profile {open}: ")),
@@ -1184,16 +1188,7 @@ fn a_profile_given_by_its_path_is_named_by_its_stem() {
         r.stdout
     );
     // one file written two ways is the profile already played
-    let r = kessel(&[
-        "simulate",
-        TOY,
-        "--games",
-        "1",
-        "--profile",
-        open,
-        "--against-profile",
-        "core/tests/fixtures/toy/profiles/../profiles/open.toml",
-    ]);
+    let r = against("core/tests/fixtures/toy/profiles/../profiles/open.toml");
     assert_ne!(r.code, 0, "{}", r.stdout);
     assert!(
         r.stderr.contains("is the profile already played"),
