@@ -59,8 +59,7 @@
 -- split only into single units (the move enumerator's groups), and it looks no further ahead than
 -- the next Combat Phase.
 --
--- Control: the `result` hook says who holds each objective by the rules [15] (see control()).
--- Measures: the `result` hook reports, per game-turn, combat units on the map and out of supply,
+-- Measures: a second `result` hook (after the rules' own, rules/victory.lua) reports, per game-turn, combat units on the map and out of supply,
 -- cities the Soviet retook, German divisions destroyed and combat phases ended while attacks were
 -- listed (kept by the hook itself, not game state); the lab records them per game.
 --
@@ -282,25 +281,10 @@ local function play_metrics()
   return m
 end
 
--- Who holds each objective by the rules [15], for the lab's per-turn control (objectives changing
--- hands, the report's map): the German once he owns every hex of it, the Soviet otherwise (every
--- city is his at the start). Without it the lab judged by whose unit stood there last, so a city
--- the German took empty or passed through never changed hands in its figures.
-local function control()
-  local owner = V.owners()
-  local out = {}
-  for _, o in ipairs(V.objectives()) do
-    local all = #o.hexes > 0
-    for _, h in ipairs(o.hexes) do if owner[h] ~= C.GERMAN then all = false end end
-    out[o.name] = all and C.GERMAN or C.SOVIET
-  end
-  return out
-end
-
+-- The rules' own `result` hook (rules/victory.lua, registered first) gives the level, the scores
+-- and who holds each objective; this later one adds the measures of how the game is being played.
 kessel.on("result", function()
-  local r = V.score()
-  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp }, control = control(),
-    metrics = play_metrics() }
+  return { metrics = play_metrics() }
 end)
 
 return AI

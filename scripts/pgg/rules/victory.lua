@@ -336,4 +336,27 @@ kessel.on("step_end", function(index)
   end
 end)
 
+-- Who holds each objective by the rules [15]: the German once he owns every hex of it, the Soviet
+-- otherwise (every city is his at the start). The lab's per-turn control (objectives changing
+-- hands, the report's map) reads it; judged by whose unit stood there last instead, a city the
+-- German took empty or passed through would never change hands in its figures.
+function V.control()
+  local owner = V.owners()
+  local out = {}
+  for _, o in ipairs(V.objectives()) do
+    local all = #o.hexes > 0
+    for _, h in ipairs(o.hexes) do if owner[h] ~= C.GERMAN then all = false end end
+    out[o.name] = all and C.GERMAN or C.SOVIET
+  end
+  return out
+end
+
+-- How the game stands [15], for `kessel simulate` and the balance lab. This is the first `result`
+-- hook registered (init.lua requires the rules before the computer player), so it gives the level,
+-- scores and control; later hooks (ai/player.lua's measures, a variant's) may only add `metrics`.
+kessel.on("result", function()
+  local r = V.score()
+  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp }, control = V.control() }
+end)
+
 return V
