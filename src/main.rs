@@ -40,6 +40,9 @@ enum Command {
     /// Show what one side sees of a scenario or a saved game: hidden units absent, other sides'
     /// secret values and rolls withheld, commitments as digests.
     View(cmd::view::Args),
+    /// Replay a saved game through the files now in place: does every action still play, and
+    /// if not, which is the first that does not and why; `--save` writes what still replays.
+    Replay(cmd::replay::Args),
     /// Run Lua rule tests; the last line is `N passed, N failed`.
     Test(cmd::test::Args),
     /// Play AI-vs-AI games headless and summarise the results (levels, VP, paired difference).
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Query(a) => cmd::query::run(a),
         Command::Script(a) => cmd::script::run(a),
         Command::View(a) => cmd::view::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
         Command::Test(a) => cmd::test::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::Report(a) => cmd::report::run(a),

@@ -19,6 +19,7 @@ mod mutate;
 mod package;
 mod props;
 mod random_legal;
+mod replay;
 mod rules;
 mod sandbox;
 mod scenario_tools;

@@ -50,6 +50,11 @@ pub struct World {
     pub pending: Vec<Event>,
     /// Accepted actions.
     pub log: Vec<LogEntry>,
+    /// How many of the log's actions had been played at each reload of the rules during play
+    /// (ascending): the actions before such a point were played under the files as they were
+    /// then. A save keeps it, so that a load the new files cannot replay blames the reload, not
+    /// an edit of the history. An undo past a point moves it back with the log.
+    pub reloaded_at: Vec<usize>,
     /// Names of test functions registered by `kessel.test` (test files only).
     pub tests: Vec<String>,
     /// Where scripts and tests start from: the position and options before they ran. Each test
@@ -181,6 +186,7 @@ impl World {
             stage: Cell::new(Stage::Declare),
             pending: Vec::new(),
             log: Vec::new(),
+            reloaded_at: Vec::new(),
             tests: Vec::new(),
             base: None,
             revision: 0,
@@ -365,6 +371,14 @@ impl World {
                 self.dice = Dice::resume(state.seed, state.dice_drawn, state.dice_streams.clone());
                 self.state = state;
                 self.state_replaced();
+                // a reload after the actions left was, for them, one right after the last
+                let played = self.log.len();
+                if self.reloaded_at.last().is_some_and(|&p| p > played) {
+                    self.reloaded_at.retain(|&p| p < played);
+                    if played > 0 {
+                        self.reloaded_at.push(played);
+                    }
+                }
                 Ok(true)
             }
             Err(e) => {

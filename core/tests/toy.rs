@@ -472,6 +472,98 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
     assert_eq!(e.state().hash(), hash);
 }
 
+/// A rule changed and reloaded during play (the editor's hot reload) may refuse an action played
+/// before it. A save of that game names the files at saving, under which its history no longer
+/// replays: the load blames the reload (not an edit of the history), and the game loads as far as
+/// it replays, saying what was left out, so nothing but the refused actions is lost.
+#[test]
+fn a_save_made_after_a_reload_that_refuses_its_past_blames_the_reload_and_loads_what_replays() {
+    let dir = kessel_test_support::scratch("reload-save");
+    copy_dir(&fixture(""), &dir);
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
+    let mv = |unit: &str, hex: &str| {
+        Action::new("move")
+            .with("unit", unit)
+            .with("path", serde_json::json!([hex]))
+    };
+    let hex_of = |e: &Engine, id: &str| e.state().unit(id).and_then(|u| u.hex());
+    let r2_start = hex_of(&e, "r2");
+    assert!(e.act(&mv("r1", "0303")).expect("runs").is_ok());
+    let r1_moved = hex_of(&e, "r1");
+    assert!(e.act(&mv("r2", "0104")).expect("runs").is_ok());
+    assert_ne!(hex_of(&e, "r2"), r2_start);
+    // the new rule closes 0104, where r2 went
+    let play = dir.join("rules/play.lua");
+    let original = std::fs::read_to_string(&play).expect("read");
+    let closed = original.replace(
+        "if not u then return { rule = \"T1\", message = \"no such unit\" } end",
+        "if type(a.path) == \"table\" and a.path[#a.path] == \"0104\" then return { rule = \"T9\", message = \"0104 is closed by the new rule\" } end\n    if not u then return { rule = \"T1\", message = \"no such unit\" } end",
+    );
+    assert_ne!(closed, original, "the replacement applies");
+    std::fs::write(&play, &closed).expect("write");
+    e.reload_rules().expect("reload");
+    assert_eq!(e.world().reloaded_at, vec![2]);
+    let save = dir.join("game.json");
+    std::fs::write(&save, e.save_as(&save, &Default::default()).expect("save")).expect("write");
+    let written: SaveFile =
+        serde_json::from_str(&std::fs::read_to_string(&save).expect("read")).expect("json");
+    assert_eq!(written.rules_reloaded_at, vec![2]);
+
+    let err = Engine::load_save(&save, Limits::default())
+        .expect_err("the new rule refuses action 2")
+        .to_string();
+    assert!(
+        err.contains("the rules were reloaded during play, after action 2")
+            && err.contains("action 2 of 2")
+            && err.contains("0104 is closed by the new rule")
+            && err.contains("kessel replay")
+            && !err.contains("edited"),
+        "{err}"
+    );
+
+    let (kept, _, replayed) = Engine::load_save_as_far_as_it_replays(
+        &save,
+        Limits::default(),
+        kessel_core::script::Stopper::default(),
+    )
+    .expect("loads what replays");
+    assert_eq!((replayed.replayed, replayed.of), (1, 2));
+    assert_eq!(replayed.stop.as_ref().and_then(|s| s.action), Some(2));
+    assert_eq!(kept.log().len(), 1);
+    assert_eq!(hex_of(&kept, "r1"), r1_moved);
+    assert_eq!(
+        hex_of(&kept, "r2"),
+        r2_start,
+        "r2's refused move is left out"
+    );
+    let note = kept.save_changed_note().expect("a note").to_string();
+    assert!(
+        note.contains("1 of 2 actions")
+            && note.contains("action 2 no longer does")
+            && note.contains("play them again"),
+        "{note}"
+    );
+    // what was kept is a game the files now in place play: saved again, it loads whole
+    let again = dir.join("kept.json");
+    std::fs::write(
+        &again,
+        kept.save_as(&again, &Default::default()).expect("save"),
+    )
+    .expect("write");
+    let reloaded = Engine::load_save(&again, Limits::default()).expect("loads whole");
+    assert_eq!(reloaded.state().hash(), kept.state().hash());
+
+    // an undo past the reload moves it back with the log: the one action left was played
+    // before it
+    e.undo().expect("undo");
+    assert_eq!(e.world().reloaded_at, vec![1]);
+    e.undo().expect("undo");
+    assert!(
+        e.world().reloaded_at.is_empty(),
+        "no action was played under the old rules"
+    );
+}
+
 /// A string scenario variable may list the words it may be (`values`): a misspelt one (the name
 /// of a table the rules roll on) is refused at its line when the scenario loads, with the nearest
 /// word, instead of failing when the game first reads it.

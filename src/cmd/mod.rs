@@ -14,6 +14,7 @@ pub mod options;
 pub mod pack;
 pub mod query;
 pub mod render;
+pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod script;

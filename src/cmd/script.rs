@@ -195,7 +195,11 @@ fn count_actions(n: usize) -> String {
 /// game the script changed besides (`kessel.emit.*`, `kessel.setup` or injected dice outside an
 /// action) would be written, said to be saved, and then refused by every loader as edited.
 /// Checked on a temporary copy beside `out`, so the file named is written whole or not at all.
-fn save_checked(out: &Path, text: &str, changed_outside_actions: bool) -> anyhow::Result<()> {
+pub(super) fn save_checked(
+    out: &Path,
+    text: &str,
+    changed_outside_actions: bool,
+) -> anyhow::Result<()> {
     let name = out
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -32,6 +32,7 @@ pub struct GameCopy {
     dice: crate::dice::Dice,
     options: Options,
     pub(super) log: Vec<LogEntry>,
+    reloaded_at: Vec<usize>,
 }
 
 impl GameCopy {
@@ -64,6 +65,7 @@ impl Engine {
             dice: w.dice.clone(),
             options: w.options.clone(),
             log: w.log.clone(),
+            reloaded_at: w.reloaded_at.clone(),
         }
     }
 
@@ -89,6 +91,7 @@ impl Engine {
         w.initial = copy.initial.clone();
         w.dice = copy.dice.clone();
         w.log = copy.log.clone();
+        w.reloaded_at = copy.reloaded_at.clone();
         w.scenario = copy.scenario.clone();
         w.setup_victory = copy.setup_victory.clone();
         w.options = Options::carried_over(w.ruleset.options.clone(), &copy.options);

@@ -32,7 +32,7 @@ pub use campaign::{
 pub use copy::GameCopy;
 pub use hooks::OddsModifiers;
 pub use odds::{OddsReport, ResultChance};
-pub use save::{SaveFile, EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
+pub use save::{ReplayStop, Replayed, SaveFile, EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
 
 use crate::action::{Action, Reason, Rejection};
 use crate::error::{LoadError, LoadErrors};
@@ -585,6 +585,12 @@ impl Engine {
             // declarations are the new ones
             new.dice = old.dice.clone();
             new.log = std::mem::take(&mut old.log);
+            new.reloaded_at = std::mem::take(&mut old.reloaded_at);
+            // (the actions so far were played under the rules as they were)
+            let played = new.log.len();
+            if played > 0 && new.reloaded_at.last() != Some(&played) {
+                new.reloaded_at.push(played);
+            }
             new.tests = std::mem::take(&mut old.tests);
             new.base = old.base.take();
             new.stage.set(Stage::Script);

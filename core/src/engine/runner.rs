@@ -63,6 +63,7 @@ impl Engine {
             w.options = options;
             w.state_replaced();
             w.log.clear();
+            w.reloaded_at.clear();
             w.pending.clear();
             w.stage.set(Stage::Script);
         }

@@ -38,6 +38,12 @@ pub struct SaveFile {
     /// rest for that program.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub players: BTreeMap<String, String>,
+    /// How many of the log's actions had been played at each reload of the rules during play
+    /// (the editor's hot reload): the actions before such a point were played under the files
+    /// as they were then, so the files at saving (`content_hash`) may no longer replay them, and
+    /// a load that fails there says so instead of calling the history edited.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules_reloaded_at: Vec<usize>,
     /// Checksum of everything above and the log: an edit that did not recompute it is caught
     /// before anything is replayed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -169,6 +175,7 @@ impl Engine {
             options,
             content_hash: Some(self.content_hash()),
             players: players.clone(),
+            rules_reloaded_at: w.reloaded_at.clone(),
             checksum: None,
             log: w.log.clone(),
         };
@@ -291,6 +298,29 @@ impl Engine {
         limits: Limits,
         stopper: crate::script::Stopper,
     ) -> Result<(Engine, BTreeMap<String, String>), EngineError> {
+        Self::load_save_replaying(path, limits, stopper, true).map(|(e, p, _)| (e, p))
+    }
+
+    /// [`Engine::load_save_stoppable`] for a save the files now in place no longer replay whole
+    /// (rules fixed since, or reloaded during play): the game as far as its actions replay, and
+    /// how far that is. Where it stopped short, [`Engine::save_changed_note`] says so, naming
+    /// the first action that no longer replays and how many were left out, for the players to
+    /// play again. A save that is no save, or whose files or options cannot be loaded, is an
+    /// error as for a whole load.
+    pub fn load_save_as_far_as_it_replays(
+        path: &Path,
+        limits: Limits,
+        stopper: crate::script::Stopper,
+    ) -> Result<(Engine, BTreeMap<String, String>, Replayed), EngineError> {
+        Self::load_save_replaying(path, limits, stopper, false)
+    }
+
+    fn load_save_replaying(
+        path: &Path,
+        limits: Limits,
+        stopper: crate::script::Stopper,
+        whole: bool,
+    ) -> Result<(Engine, BTreeMap<String, String>, Replayed), EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "save")?;
         crate::error::json_bounds(path, &text, "save", crate::error::MAX_JSON_VALUES)?;
@@ -466,8 +496,40 @@ impl Engine {
         if let Err((side, why)) = players_allowed(&save.players, &engine.world.borrow().ruleset) {
             return Err(LoadError::new(path, players_line(&text, &side), why).into());
         }
-        engine.replay_save(&save, path)?;
-        Ok((engine, save.players))
+        if whole {
+            engine.replay_save(&save, path)?;
+            let of = save.log.len();
+            let all = Replayed {
+                replayed: of,
+                of,
+                stop: None,
+            };
+            return Ok((engine, save.players, all));
+        }
+        let replayed = engine.replay_what_replays(&save, path)?;
+        if let Some(stop) = &replayed.stop {
+            let left = replayed.of - replayed.replayed;
+            engine.save_changed = Some(match stop.action {
+                Some(n) => format!(
+                    "{} loaded as far as it replays under the files now in place: {} of {} \
+                     actions; action {n} no longer does ({}), so it and the {} after it were \
+                     left out: play them again",
+                    crate::error::shown_path(path).display(),
+                    replayed.replayed,
+                    replayed.of,
+                    stop.why,
+                    left.saturating_sub(1)
+                ),
+                None => format!(
+                    "{} loaded with all {} actions, but the files now in place make another \
+                     state of them than the saved one ({})",
+                    crate::error::shown_path(path).display(),
+                    replayed.of,
+                    stop.why
+                ),
+            });
+        }
+        Ok((engine, save.players, replayed))
     }
 
     /// Plays a save's actions again on this engine (built from the save's scenario, or for a
@@ -481,6 +543,74 @@ impl Engine {
     /// is computed again by anyone), so no check here could tell the two apart; the state and
     /// every later ruling are those of a legal game, which is what a load must guarantee.
     pub fn replay_save(&mut self, save: &SaveFile, path: &Path) -> Result<(), EngineError> {
+        let replayed = self.replay_what_replays(save, path)?;
+        let Some(stop) = replayed.stop else {
+            return Ok(());
+        };
+        let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
+        let changed = save
+            .content_hash
+            .as_ref()
+            .is_some_and(|h| *h != self.content_hash());
+        // a reload during play after the action that fails: that action was played under other
+        // files than the save's `content_hash` names
+        let reloaded_after = match stop.action {
+            Some(n) => save.rules_reloaded_at.iter().find(|&&p| p >= n).copied(),
+            None => save.rules_reloaded_at.last().copied(),
+        };
+        // what went wrong, and what a player can do about it
+        let salvage = format!(
+            "; or keep what still replays: `kessel replay {} --save NEW` writes the game as far \
+             as it replays, to play on from there",
+            crate::error::shown_path(path).display()
+        );
+        let (cause, remedy) = if changed {
+            (
+                "the scenario or its rules changed since the save".to_string(),
+                format!(
+                    "to load it, put back the scenario and rule files it was played with (from \
+                     a copy or version control){salvage}; games saved from now on replay under \
+                     the new ones"
+                ),
+            )
+        } else if let Some(k) = reloaded_after {
+            (
+                format!(
+                    "the rules were reloaded during play, after action {k}: the actions before \
+                     were played under the files as they were then, and those now in place \
+                     do not replay them"
+                ),
+                format!(
+                    "to load it, put back the rule files the first {k} actions were played with{salvage}"
+                ),
+            )
+        } else {
+            let cause = match stop.action {
+                Some(_) => EDITED_HISTORY,
+                None => EDITED_STATE,
+            };
+            (cause.to_string(), EDITED_REMEDY.to_string())
+        };
+        Err(fail(match stop.action {
+            Some(n) => format!(
+                "{cause}: action {n} of {}: {} ({remedy})",
+                save.log.len(),
+                stop.why
+            ),
+            None => format!("{}: {cause} ({remedy})", stop.why),
+        }))
+    }
+
+    /// Plays a save's actions again on this engine as far as they replay (see
+    /// [`Engine::replay_save`]): it stops before the first action that is refused, fails or gives
+    /// other events than recorded, and says which. With every action replayed, a final state
+    /// that is not the saved one is said too (the engine keeps it). A save whose options this
+    /// ruleset refuses is an error: nothing is replayed.
+    pub fn replay_what_replays(
+        &mut self,
+        save: &SaveFile,
+        path: &Path,
+    ) -> Result<Replayed, EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let engine = self;
         for (id, value) in &save.options {
@@ -491,51 +621,57 @@ impl Engine {
         if let Some(conflict) = engine.option_conflict() {
             return Err(fail(format!("the save's options: {conflict}")));
         }
+        let of = save.log.len();
+        for (i, entry) in save.log.iter().enumerate() {
+            let described = crate::error::quoted_json(&entry.action, super::calls::QUOTED_ACTION);
+            let why = match engine.act(&entry.action) {
+                Err(e) => format!("{described} fails: {}", e.message),
+                Ok(Err(rejection)) => {
+                    let reasons: Vec<String> =
+                        rejection.reasons.iter().map(ToString::to_string).collect();
+                    format!("{described} is refused: {}", reasons.join("; "))
+                }
+                Ok(Ok(events)) if events != entry.events => {
+                    let why = format!(
+                        "{described} gives other events than the save recorded ({})",
+                        first_difference(&engine.state().map, &entry.events, &events)
+                    );
+                    // (taken back: what is kept replays as recorded)
+                    engine
+                        .undo()
+                        .map_err(|e| fail(format!("action {} of {of}: {e}", i + 1)))?;
+                    why
+                }
+                Ok(Ok(_)) => continue,
+            };
+            return Ok(Replayed {
+                replayed: i,
+                of,
+                stop: Some(ReplayStop {
+                    action: Some(i + 1),
+                    why,
+                }),
+            });
+        }
+        let hash = format!("{:016x}", engine.state().hash());
         let changed = save
             .content_hash
             .as_ref()
             .is_some_and(|h| *h != engine.content_hash());
-        // what went wrong, and what a player can do about it
-        let (cause, remedy) = if changed {
-            (
-                "the scenario or its rules changed since the save",
-                "to load it, put back the scenario and rule files it was played with (from a copy or version control); games saved from now on replay under the new ones",
-            )
-        } else {
-            (EDITED_HISTORY, EDITED_REMEDY)
-        };
-        let why = |n: usize, what: String| {
-            fail(format!(
-                "{cause}: action {n} of {}: {what} ({remedy})",
-                save.log.len()
-            ))
-        };
-        for (i, entry) in save.log.iter().enumerate() {
-            let described = crate::error::quoted_json(&entry.action, super::calls::QUOTED_ACTION);
-            match engine.act(&entry.action) {
-                Err(e) => return Err(why(i + 1, format!("{described} fails: {}", e.message))),
-                Ok(Err(rejection)) => {
-                    let reasons: Vec<String> =
-                        rejection.reasons.iter().map(ToString::to_string).collect();
-                    return Err(why(
-                        i + 1,
-                        format!("{described} is refused: {}", reasons.join("; ")),
-                    ));
-                }
-                Ok(Ok(events)) if events != entry.events => {
-                    return Err(why(
-                        i + 1,
-                        format!(
-                            "{described} gives other events than the save recorded ({})",
-                            first_difference(&engine.state().map, &entry.events, &events)
-                        ),
-                    ));
-                }
-                Ok(Ok(_)) => {}
-            }
+        if hash != save.state_hash {
+            return Ok(Replayed {
+                replayed: of,
+                of,
+                stop: Some(ReplayStop {
+                    action: None,
+                    why: format!(
+                        "state hash {hash} differs from the saved {}",
+                        save.state_hash
+                    ),
+                }),
+            });
         }
-        let hash = format!("{:016x}", engine.state().hash());
-        if hash == save.state_hash && changed {
+        if changed {
             engine.save_changed = Some(format!(
                 "{} was saved with other scenario or rule files than the ones now in place: every \
                  action still replays, but the game goes on under the files as they are now (a \
@@ -543,15 +679,33 @@ impl Engine {
                 crate::error::shown_path(path).display()
             ));
         }
-        if hash != save.state_hash {
-            let cause = if changed { cause } else { EDITED_STATE };
-            return Err(fail(format!(
-                "state hash {hash} differs from the saved {}: {cause} ({remedy})",
-                save.state_hash,
-            )));
-        }
-        Ok(())
+        Ok(Replayed {
+            replayed: of,
+            of,
+            stop: None,
+        })
     }
+}
+
+/// How far a save's log replayed under the files now in place ([`Engine::replay_what_replays`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replayed {
+    /// Actions replayed as recorded, from the first.
+    pub replayed: usize,
+    /// Actions the save holds.
+    pub of: usize,
+    /// Where and why the replay stopped: `None` when the whole game replayed to the saved state.
+    pub stop: Option<ReplayStop>,
+}
+
+/// Why a replay stopped (see [`Replayed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayStop {
+    /// The action (from 1) that no longer replays; `None` when every action replayed but the
+    /// final state is not the saved one.
+    pub action: Option<usize>,
+    /// What happened, in words: the action and its refusal, error or other events.
+    pub why: String,
 }
 
 /// What a load blames when a save's actions do not replay as recorded and its files are as they

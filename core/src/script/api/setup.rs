@@ -869,6 +869,7 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
     w.state_replaced();
     w.initial = state;
     w.log.clear();
+    w.reloaded_at.clear();
     w.pending.clear();
     drop(w);
     if let Some(before) = before {
