@@ -316,3 +316,16 @@ do
     end
   end)
 end
+
+-- Rule 15: option smolensk_vp stands in for the printed 25 only. A scenario of its own that gives
+-- Smolensk another value (docs/examples/smolensk-pocket: 15) keeps it, under either option value;
+-- before, any objective named Smolensk was silently worth the option's 25.
+kessel.test("case_15_smolensk_vp_option_leaves_a_scenarios_own_value", function()
+  local own = { { name = "Smolensk", vp = 15, hexes = { "0403", "0404" } } }
+  setup({ inf("a", "0403"), inf("b", "0404") }, { vars = { objectives = own } })
+  expect.eq(V.score().german_vp, 15, "the scenario's 15, not the option's 25")
+  setup({ inf("a", "0403"), inf("b", "0404") }, { vars = { objectives = own }, options = { smolensk_vp = 20 } })
+  expect.eq(V.score().german_vp, 15, "the scenario's 15, not the option's 20")
+  setup({ inf("a", "0403"), inf("b", "0404") }, { options = { smolensk_vp = 20 } })
+  expect.eq(V.score().german_vp, 20, "the printed 25 still follows the option")
+end)
