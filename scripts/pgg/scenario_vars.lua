@@ -28,5 +28,8 @@ var("swf_vp", "list", { 1, 1, 1, 1, 1, 2, 2, 2, 2, 2 },
   "[14.2] German VP for the 1st, 2nd, ... division called (2 for any beyond the list)")
 var("swf_formation", "string", "South-Western Front",
   "[14.2] formation of the reserve rifle divisions the calls draw")
+var("closing_turn", "int", 12,
+  "[13.4] [14.3] the game-turn from which nothing enters and the Soviet places no interdiction marker (the campaign's last, 12)",
+  { 1, 10000 })
 var("evacuation_area", "string", "X", "[10.4] area where an evacuated leader returns")
 var("evacuation_max", "int", 2, "[10.4] leader evacuations a game at most", { 0, 1000 })

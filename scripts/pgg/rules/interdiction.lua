@@ -11,7 +11,7 @@
 -- then starts a new one-turn wait). They are removed at the end of the Soviet Movement Phase [13.33].
 --
 -- Soviet [13.4]: in the Soviet Interdiction Phase the Soviet may place one marker, three times a
--- game, never on turn 12, never on a German-occupied hex [13.45]; it affects both German Movement
+-- game, never on turn 12 (scenario var `closing_turn`), never on a German-occupied hex [13.45]; it affects both German Movement
 -- Phases and blocks German supply through its hex [13.44] (supply.lua), and is removed at the end
 -- of the German player-turn.
 --
@@ -129,7 +129,7 @@ function I.check(a)
     if not C.step_is("soviet_interdiction") then
       return nil, C.reason("13.4", "Soviet interdiction markers are placed in the Soviet Interdiction Phase")
     end
-    if kessel.game.turn() >= 12 then return nil, C.reason("13.4", "no Soviet interdiction on turn 12 (%s)", hex) end
+    if C.closing() then return nil, C.reason("13.4", "no Soviet interdiction on turn %d (%s)", kessel.game.turn(), hex) end
     if (kessel.game.var("soviet_interdiction_used") or 0) >= 3 then
       return nil, C.reason("13.4", "the Soviet interdiction marker has been used three times this game")
     end
