@@ -31,5 +31,10 @@ var("swf_formation", "string", "South-Western Front",
 var("closing_turn", "int", 12,
   "[13.4] [14.3] the game-turn from which nothing enters and the Soviet places no interdiction marker (the campaign's last, 12)",
   { 1, 10000 })
+var("air_east_limit", "int", 40,
+  "[13.2] German air markers go no further east than this column until one turn after the German holds air_limit_city (0: no limit)",
+  { 0, 10000 })
+var("air_limit_city", "string", "Smolensk",
+  "[13.2] the place whose holding lifts the air markers' eastern limit (air_east_limit)")
 var("evacuation_area", "string", "X", "[10.4] area where an evacuated leader returns")
 var("evacuation_max", "int", 2, "[10.4] leader evacuations a game at most", { 0, 1000 })
