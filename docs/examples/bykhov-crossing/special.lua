@@ -1,0 +1,30 @@
+-- Special rules of The Bykhov crossing (hypothetical), July 1941, run after the ruleset's own files (listed in scenario.toml's
+-- `scripts`). Name each rule with an id of its own (S1, S2, …) so refusals cite it.
+--
+-- A special rule usually wraps an action of the ruleset: take its handlers, and refuse what
+-- the rule forbids before asking the ruleset. For example, to keep a hex closed:
+--
+--   local move = kessel.action_handlers("move")
+--   local function closed(a)
+--     for _, h in ipairs(a.path or {}) do
+--       if h == "0121" then return { rule = "S1", message = "0121 is closed" } end
+--     end
+--   end
+--   kessel.action{
+--     kind = "move", rule = move.rule, description = move.description,
+--     validate = function(a) return closed(a) or move.validate(a) end,
+--     apply = move.apply,
+--     enumerate = function(side)
+--       local out = {}
+--       for _, a in ipairs(move.enumerate(side) or {}) do
+--         if not closed(a) then out[#out + 1] = a end
+--       end
+--       return out
+--     end,
+--   }
+--
+-- Wrapping `move` covers ordinary movement only: units may change hex by other kinds of
+-- action too (this ruleset's other kinds: `end_phase`, `eliminate_excess`, `first_turn_roll`, `rail_move`, `evacuate`, `attack`, `choose`, `retreat`, `advance`, `overrun`, `place_marker`, `end_air_placement`, `select_returning`, `place_provisional`, `swf_call`, `end_setup`, `setup_place`, `bid_roll`, `bid`; `kessel info` describes them).
+-- Wrap each kind the rule is about the same way.
+--
+-- docs/lua-api.md lists everything a rule can read and do.
