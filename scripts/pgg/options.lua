@@ -68,7 +68,7 @@ opt("errata_6_37_repair_next_turn", false, "6.37",
 opt("crt_row2", "printed", "9.5",
   "Die roll 2 of the CRT: printed (6-1 De/A1, 7-1 De) or transcribed (6-1 D2, 7-1 De/A1)",
   { "printed", "transcribed" })
-opt("smolensk_vp", 25, "15", "VP for Smolensk (sources give 25 or 20)", "int", { 0, MAX_VP })
+opt("smolensk_vp", 25, "15", "VP for Smolensk where the scenario gives it the printed 25 (sources give 25 or 20); a scenario's other value stands", "int", { 0, MAX_VP })
 opt("soviet_vp_per_division", 5, "15", "Soviet VP per whole German division eliminated (sources give 5 or 1)", "int", { 0, MAX_VP })
 opt("supply_halving_order", "supply_then_terrain", "11.3",
   "On defence, halve for supply before terrain multipliers, or after",

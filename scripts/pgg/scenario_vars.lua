@@ -28,5 +28,17 @@ var("swf_vp", "list", { 1, 1, 1, 1, 1, 2, 2, 2, 2, 2 },
   "[14.2] German VP for the 1st, 2nd, ... division called (2 for any beyond the list)")
 var("swf_formation", "string", "South-Western Front",
   "[14.2] formation of the reserve rifle divisions the calls draw")
+var("first_turn_roll_armies", "list", { "16 Army", "19 Army" },
+  "[5.2] Soviet formations that roll on turn 1 whether they move (1-3) or stand (4-6); [] for none")
+var("first_turn_full_ma_armies", "list", { "13 Army", "20 Army" },
+  "[5.2] Soviet formations that must spend their whole allowance on turn 1, moving only north, south or east; [] for none")
+var("closing_turn", "int", 12,
+  "[13.4] [14.3] the game-turn from which nothing enters and the Soviet places no interdiction marker (the campaign's last, 12)",
+  { 1, 10000 })
+var("air_east_limit", "int", 40,
+  "[13.2] German air markers go no further east than this column until one turn after the German holds air_limit_city (0: no limit)",
+  { 0, 10000 })
+var("air_limit_city", "string", "Smolensk",
+  "[13.2] the place whose holding lifts the air markers' eastern limit (air_east_limit)")
 var("evacuation_area", "string", "X", "[10.4] area where an evacuated leader returns")
 var("evacuation_max", "int", 2, "[10.4] leader evacuations a game at most", { 0, 1000 })

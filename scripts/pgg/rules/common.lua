@@ -27,6 +27,11 @@ function C.in_combat_phase() return C.step_is("soviet_combat", "german_combat") 
 
 function C.option(id) return kessel.game.option(id) end
 
+-- The game-turn from which no reinforcement enters [14.3] and the Soviet places no interdiction
+-- marker [13.4]: the printed 12 (the campaign's last), or the scenario's `closing_turn`.
+function C.closing_turn() return kessel.scenario.var("closing_turn") end
+function C.closing(turn) return (turn or kessel.game.turn()) >= C.closing_turn() end
+
 -- A reason table, as validators return and the engine reports: message text and rule case.
 function C.reason(rule, fmt, ...)
   return { rule = rule, message = select("#", ...) > 0 and string.format(fmt, ...) or fmt }

@@ -11,7 +11,7 @@
 -- then starts a new one-turn wait). They are removed at the end of the Soviet Movement Phase [13.33].
 --
 -- Soviet [13.4]: in the Soviet Interdiction Phase the Soviet may place one marker, three times a
--- game, never on turn 12, never on a German-occupied hex [13.45]; it affects both German Movement
+-- game, never on turn 12 (scenario var `closing_turn`), never on a German-occupied hex [13.45]; it affects both German Movement
 -- Phases and blocks German supply through its hex [13.44] (supply.lua), and is removed at the end
 -- of the German player-turn.
 --
@@ -22,7 +22,35 @@ local C = require("rules.common")
 local I = {}
 
 I.GERMAN_KIND, I.SOVIET_KIND = "air_interdiction", "soviet_interdiction"
-I.EAST_LIMIT = 40
+
+-- The eastern limit and the city that lifts it are the campaign's column 40 and Smolensk, or the
+-- scenario's `air_east_limit` (0: none) and `air_limit_city`.
+function I.east_limit() return kessel.scenario.var("air_east_limit") end
+function I.limit_city() return kessel.scenario.var("air_limit_city") end
+
+-- A limit that no hold could ever lift, as `check` problems: the scenario has German air markers,
+-- the map reaches east of the limit and has no place of that name (a cut of the map without Smolensk kept every marker west of
+-- column 40 all game, without a word).
+function I.limit_problems()
+  local limit = I.east_limit()
+  if limit == 0 or #I.smolensk() > 0 then return {} end
+  -- (a scenario without German air markers has no limit to lift: `kessel new scenario` writes
+  -- none, and a problem here would stop it writing the skeleton at all)
+  if #kessel.markers.all{ kind = I.GERMAN_KIND } == 0 then return {} end
+  for _, h in ipairs(kessel.map.hexes()) do
+    if C.column(h) > limit then
+      return { { var = "air_limit_city", message = string.format(
+        "German air markers go east of column %d only once the German holds %s [13.2], and the map has no place %s: name a place of the map (air_limit_city) or lift the limit (air_east_limit = 0)",
+        limit, I.limit_city(), I.limit_city()) } }
+    end
+  end
+  return {}
+end
+
+kessel.on("check", function()
+  if kessel.scenario.name() == nil then return {} end
+  return I.limit_problems()
+end)
 
 -- MP an overrun by `side` into `hex` pays for interdiction (WBC09 #15).
 function I.overrun_surcharge(hex, side)
@@ -31,10 +59,11 @@ function I.overrun_surcharge(hex, side)
   return C.markers_on_map(kind)[hex] and 1 or 0
 end
 
--- The hexes of Smolensk.
+-- The hexes of Smolensk (the scenario's air_limit_city).
 function I.smolensk()
+  local city = I.limit_city()
   for _, p in ipairs(kessel.map.places()) do
-    if p.name == "Smolensk" then return p.hexes end
+    if p.name == city then return p.hexes end
   end
   return {}
 end
@@ -68,6 +97,7 @@ end
 
 -- May German markers go east of column 40 now?
 function I.east_open()
+  if I.east_limit() == 0 then return true end
   local since = kessel.game.var("smolensk_held_since")
   return since ~= nil and kessel.game.turn() > since
 end
@@ -122,14 +152,15 @@ function I.check(a)
     if not german_window() then
       return nil, C.reason("13.2", "German air markers are placed in the German Air Interdiction Phase (and before turn 1)")
     end
-    if C.column(hex) > I.EAST_LIMIT and not I.east_open() then
-      return nil, C.reason("13.2", "%s is east of column 40: German air markers go no further east than column 40 until one turn after the German holds Smolensk with a line to the west edge", hex)
+    if C.column(hex) > I.east_limit() and not I.east_open() then
+      return nil, C.reason("13.2", "%s is east of column %d: German air markers go no further east than column %d until one turn after the German holds %s with a line to the west edge",
+        hex, I.east_limit(), I.east_limit(), I.limit_city())
     end
   else
     if not C.step_is("soviet_interdiction") then
       return nil, C.reason("13.4", "Soviet interdiction markers are placed in the Soviet Interdiction Phase")
     end
-    if kessel.game.turn() >= 12 then return nil, C.reason("13.4", "no Soviet interdiction on turn 12 (%s)", hex) end
+    if C.closing() then return nil, C.reason("13.4", "no Soviet interdiction on turn %d (%s)", kessel.game.turn(), hex) end
     if (kessel.game.var("soviet_interdiction_used") or 0) >= 3 then
       return nil, C.reason("13.4", "the Soviet interdiction marker has been used three times this game")
     end
@@ -246,22 +277,24 @@ kessel.on("step_end", function()
   if C.step_is("german_air_interdiction") then remove_all(I.SOVIET_KIND, "13.4", "end of the German player-turn") end
   -- [13.2] a recapture puts the limit back at once: the German's next hold starts a new wait
   -- (judged at the end of the Soviet player-turn, as the Soviet's recaptures are [15])
-  if C.step_is("soviet_interdiction") and kessel.game.var("smolensk_held_since") ~= nil and I.smolensk_retaken() then
+  if C.step_is("soviet_interdiction") and I.east_limit() > 0 and kessel.game.var("smolensk_held_since") ~= nil
+    and I.smolensk_retaken() then
     kessel.emit.var("smolensk_held_since", nil)
-    kessel.emit.note("13.2", "the Soviet has retaken Smolensk: air markers stay at or west of column 40 until the German has held it again for a turn")
+    kessel.emit.note("13.2", string.format("the Soviet has retaken %s: air markers stay at or west of column %d until the German has held it again for a turn",
+      I.limit_city(), I.east_limit()))
   end
 end)
 
 kessel.on("step_start", function()
-  if C.step_is("german_air_interdiction") then
+  if C.step_is("german_air_interdiction") and I.east_limit() > 0 then
     local held = I.smolensk_held()
     local since = kessel.game.var("smolensk_held_since")
     if held and since == nil then
       kessel.emit.var("smolensk_held_since", kessel.game.turn())
-      kessel.emit.note("13.2", "the German holds Smolensk: air markers may go east of column 40 from next turn")
+      kessel.emit.note("13.2", string.format("the German holds %s: air markers may go east of column %d from next turn", I.limit_city(), I.east_limit()))
     elseif not held and since ~= nil then
       kessel.emit.var("smolensk_held_since", nil)
-      kessel.emit.note("13.2", "Smolensk is not held: air markers stay at or west of column 40")
+      kessel.emit.note("13.2", string.format("%s is not held: air markers stay at or west of column %d", I.limit_city(), I.east_limit()))
     end
   end
 end)

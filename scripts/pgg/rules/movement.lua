@@ -23,10 +23,17 @@ local S = require("rules.supply")
 local SEQ = require("rules.sequence")
 local M = {}
 
--- First-turn armies [5.2], by formation.
-M.ARMY_ROLL = { ["16 Army"] = "first_turn_16", ["19 Army"] = "first_turn_19" }
-M.ARMY_ROLL_ORDER = { "16 Army", "19 Army" }
-M.ARMY_FULL_MA = { ["13 Army"] = true, ["20 Army"] = true }
+-- First-turn armies [5.2], by formation: the campaign's 16th and 19th (the roll) and 13th and
+-- 20th (the whole allowance), or the scenario's `first_turn_roll_armies` and
+-- `first_turn_full_ma_armies`, so that a scenario of its own starting on turn 1 with a "13 Army"
+-- can leave it free.
+function M.roll_armies() return kessel.scenario.var("first_turn_roll_armies") end
+-- The game var holding an army's roll: first_turn_16 for the 16 Army.
+function M.roll_var_of(formation) return "first_turn_" .. (formation:match("^(%d+)") or formation) end
+local function listed(list, formation)
+  for _, f in ipairs(list) do if f == formation then return true end end
+  return false
+end
 
 -- Movement allowance and MP ----------------------------------------------------------------------
 
@@ -63,11 +70,12 @@ end
 
 -- Phases and first-turn rules --------------------------------------------------------------------
 
-local function is_t1(u, set)
-  return kessel.game.turn() == 1 and u.side == C.SOVIET and u.enter_turn == nil and set[u.formation or ""] ~= nil
+local function is_t1(u, key)
+  return kessel.game.turn() == 1 and u.side == C.SOVIET and u.enter_turn == nil and u.formation ~= nil
+    and listed(kessel.scenario.var(key), u.formation)
 end
-function M.first_turn_full_ma(u) return is_t1(u, M.ARMY_FULL_MA) end
-function M.first_turn_roll_var(u) return is_t1(u, M.ARMY_ROLL) and M.ARMY_ROLL[u.formation] or nil end
+function M.first_turn_full_ma(u) return is_t1(u, "first_turn_full_ma_armies") end
+function M.first_turn_roll_var(u) return is_t1(u, "first_turn_roll_armies") and M.roll_var_of(u.formation) or nil end
 
 -- On turn 1 the German places his air markers before the Soviet moves [13.2].
 function M.initial_air_pending()
@@ -911,8 +919,8 @@ end
 function M.roll_first_turn()
   -- WBC09 sides: the die for who bids first comes before this roll
   if roll_before_bidding() then require("rules.bidding").roll_first_bidder() end
-  for _, formation in ipairs(M.ARMY_ROLL_ORDER) do
-    local var = M.ARMY_ROLL[formation]
+  for _, formation in ipairs(M.roll_armies()) do
+    local var = M.roll_var_of(formation)
     if kessel.game.var(var) == nil then
       local r = kessel.dice.roll("first turn: " .. formation .. " (1-3 moves, 4-6 stands) [5.2]")
       kessel.emit.var(var, r <= 3 and "move" or "stand")
@@ -923,7 +931,7 @@ end
 
 function M.roll_needed()
   if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return false end
-  for _, var in pairs(M.ARMY_ROLL) do if kessel.game.var(var) == nil then return true end end
+  for _, f in ipairs(M.roll_armies()) do if kessel.game.var(M.roll_var_of(f)) == nil then return true end end
   return false
 end
 

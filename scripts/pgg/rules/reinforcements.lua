@@ -4,7 +4,8 @@
 -- any later turn, never earlier, in a hex of its entry area, by a `move` whose path starts in that
 -- hex (movement.lua); entering costs the entry hex's terrain, or the road rate where a road runs
 -- off the map there [6.7], +1 MP under an enemy interdiction marker [13.3]. Nothing enters on
--- turn 12.
+-- turn 12, the campaign's last (scenario var `closing_turn`, C.closing); `kessel check` refuses a
+-- unit scheduled for it.
 --
 -- Provisional [14.1]: at the start of each Soviet Movement Phase (not on turn 12 [14.3]) one die
 -- picks an entrance P1..P6 (scenario var `provisional_entrances`); one untried rifle division
@@ -38,6 +39,20 @@ function R.mechanic_on(key)
   return kessel.game.var(key) ~= false
 end
 
+-- [14.3] Units scheduled for the closing turn or later, which would wait off the map the whole
+-- game, as `check` problems.
+function R.never_entering()
+  local out = {}
+  for _, u in ipairs(kessel.units.all{ location = "pending" }) do
+    if u.enter_turn and C.closing(u.enter_turn) then
+      out[#out + 1] = { unit = u.id, message = string.format(
+        "%s is to enter on turn %d, but nothing enters from turn %d on [14.3] (scenario var closing_turn): it would never come on",
+        u.id, u.enter_turn, C.closing_turn()) }
+    end
+  end
+  return out
+end
+
 -- A switched-on mechanic whose entry areas the map lacks is a set-up error, not a silent no-op
 -- (each at the line of the scenario variable that names the area).
 kessel.on("check", function()
@@ -55,6 +70,7 @@ kessel.on("check", function()
     out[#out + 1] = { var = "swf_area", message = string.format(
       "south_western_front is on [14.2] but the map has no entry area %s (swf_area)", svar("swf_area")) }
   end
+  for _, p in ipairs(R.never_entering()) do out[#out + 1] = p end
   -- [14.2] the German VP of each call: whole numbers from 0 to 1000 (Lua integers wrap past 2^63:
   -- a huge entry made the German total the lowest there is)
   for i, v in ipairs(svar("swf_vp")) do
@@ -142,7 +158,7 @@ function R.entry_due(units)
         C.name(units[1]), tostring(area), C.name(u), tostring(u.enter_area))
     end
   end
-  if turn >= 12 then return nil, C.reason("14.3", "no reinforcements enter on turn 12 (%s)", C.name(units[1])) end
+  if C.closing(turn) then return nil, C.reason("14.3", "no reinforcements enter on turn %d (%s)", turn, C.name(units[1])) end
   if not entry_phase(units[1].side) then
     return nil, C.reason("14.3", "reinforcements enter in their player's (initial) Movement Phase (%s)", C.name(units[1]))
   end
@@ -171,7 +187,7 @@ end
 function R.entry_moves(side)
   local out = {}
   local turn = kessel.game.turn()
-  if not entry_phase(side) or turn >= 12 then return out end
+  if not entry_phase(side) or C.closing(turn) then return out end
   local M = require("rules.movement")
   local groups, order = {}, {}
   for _, u in ipairs(kessel.units.all{ side = side, location = "pending" }) do
@@ -530,10 +546,10 @@ function R.provisional_if_due()
   local last = kessel.game.var("provisional_last")
   if last and last.turn == kessel.game.turn() then return end
   if require("rules.movement").initial_air_pending() then return end
-  if kessel.game.turn() >= 12 then
+  if C.closing() then
     if R.mechanic_on("provisional_reinforcements") then
       kessel.emit.var("provisional_last", { turn = kessel.game.turn() })
-      kessel.emit.note("14.3", "no provisional reinforcement roll on turn 12: nothing enters then")
+      kessel.emit.note("14.3", string.format("no provisional reinforcement roll on turn %d: nothing enters then", kessel.game.turn()))
     end
     return
   end
@@ -590,7 +606,7 @@ function R.swf_closed()
   if not C.step_is("soviet_movement") then return C.reason("14.2", "South-Western Front divisions are called in the Soviet Movement Phase") end
   local turn = kessel.game.turn()
   if turn < svar("swf_first_turn") then return C.reason("14.2", "the South-Western Front sends divisions from turn %d", svar("swf_first_turn")) end
-  if turn >= 12 then return C.reason("14.3", "no reinforcements enter on turn 12") end
+  if C.closing(turn) then return C.reason("14.3", "no reinforcements enter on turn %d", turn) end
   if swf_this_turn() >= svar("swf_max_per_turn") then return C.reason("14.2", "at most %d South-Western Front divisions a turn", svar("swf_max_per_turn")) end
   local total = kessel.game.var("swf_count") or 0
   if total >= svar("swf_max_total") then return C.reason("14.2", "all %d South-Western Front divisions have been called", svar("swf_max_total")) end

@@ -9,7 +9,7 @@
 -- unit moving through a city without stopping to take it (see docs/rules-coverage.md, case 15).
 -- German VP at the end of turn 12: every objective whose hexes are all German-owned and from which
 -- a line, free of Soviet units and of Soviet zones of control (German units negate them), runs to
--- the west edge [15]. Smolensk is worth option smolensk_vp. South-Western Front: game var
+-- the west edge [15]. Smolensk at the printed 25 is worth option smolensk_vp. South-Western Front: game var
 -- "swf_count" divisions committed, VP each as the scenario's `swf_vp` list says (1 each for the first
 -- five, 2 each for the next five) [14.2].
 -- Soviet VP: option soviet_vp_per_division for each German division wholly eliminated (not the
@@ -24,6 +24,9 @@
 local C = require("rules.common")
 local Z = require("rules.zoc")
 local V = {}
+
+-- Smolensk's VP as the campaign prints it [15]: the value option smolensk_vp stands in for.
+V.PRINTED_SMOLENSK_VP = 25
 
 V.DEFAULT_LEVELS = {
   { name = "Soviet Decisive", max = 0 }, { name = "Soviet Strategic", max = 25 },
@@ -49,7 +52,10 @@ function V.objectives()
     for _, o in ipairs(list) do
       if o.side == nil or o.side == C.GERMAN then
         local vp = o.vp
-        if o.name == "Smolensk" then vp = C.option("smolensk_vp") end
+        -- option smolensk_vp picks between the sources' 25 and 20 for the printed objective; a
+        -- scenario that gives Smolensk a value of its own (a cut of the map, a shorter game)
+        -- keeps it
+        if o.name == "Smolensk" and vp == V.PRINTED_SMOLENSK_VP then vp = C.option("smolensk_vp") end
         out[#out + 1] = { name = o.name, vp = vp, hexes = o.hexes, city = o.city }
       end
     end

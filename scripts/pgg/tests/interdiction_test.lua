@@ -140,3 +140,25 @@ kessel.test("case_13_2_13_45_every_hex_a_marker_may_go_to_is_listed", function()
   expect.truthy(listed["2004"], "next to the German unit")
   expect.falsy(listed["2003"], "the German unit's hex [13.45]")
 end)
+
+-- Rule 13.2: the air markers' eastern limit (column 40) is lifted by holding Smolensk. On a map
+-- that reaches past the limit with no Smolensk (a cut of the campaign map around Vyazma, say) no
+-- hold could ever lift it: `kessel check` says so at scenario var air_limit_city
+-- (I.limit_problems, the check hook's list). Before, every marker stayed west of column 40 all
+-- game without a word.
+kessel.test("case_13_2_an_eastern_limit_no_hold_can_lift_is_a_check_problem", function()
+  local I = require("rules.interdiction")
+  local air = { { kind = "air_interdiction", side = "german", count = 3 } }
+  kessel.setup{ map = { columns = 44, rows = 2 }, step = "german_air_interdiction", turn = 3, units = {}, markers = air }
+  local problems = I.limit_problems()
+  expect.eq(#problems, 1, "a map past column 40 without Smolensk")
+  expect.eq(problems[1].var, "air_limit_city")
+  expect.truthy(problems[1].message:find("air_east_limit = 0", 1, true), problems[1].message)
+  kessel.setup{ map = { columns = 44, rows = 2, places = { { name = "Smolensk", kind = "major_city", hexes = { "2201" } } } },
+    step = "german_air_interdiction", turn = 3, units = {}, markers = air }
+  expect.eq(#I.limit_problems(), 0, "Smolensk on the map: the limit can be lifted")
+  kessel.setup{ map = { columns = 40, rows = 2 }, step = "german_air_interdiction", turn = 3, units = {}, markers = air }
+  expect.eq(#I.limit_problems(), 0, "a map that ends at column 40 never meets the limit")
+  kessel.setup{ map = { columns = 44, rows = 2 }, step = "german_air_interdiction", turn = 3, units = {} }
+  expect.eq(#I.limit_problems(), 0, "no German air markers: no limit to lift")
+end)

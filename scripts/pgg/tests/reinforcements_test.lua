@@ -76,3 +76,19 @@ kessel.test("case_14_eliminated_units_stamped_with_turn", function()
   expect.accepted(kessel.act{ kind = "end_phase" })
   expect.eq(kessel.units.get("d").vars.elim_turn, 6)
 end)
+
+-- Rule 14.3: nothing enters from the closing turn on (the campaign's 12, scenario var
+-- `closing_turn`), so a unit scheduled for it would wait off the map all game. `kessel check`
+-- names it (R.never_entering, the check hook's list); before, the unit silently never came on.
+kessel.test("case_14_3_a_unit_scheduled_for_the_closing_turn_is_a_check_problem", function()
+  kessel.setup{ map = { columns = 6, rows = 6, areas = { X = { "0601" } } }, step = "soviet_movement", turn = 3,
+    units = {
+      { id = "late", side = "soviet", type = "rifle", faces = { "2-2-6" }, enter = { turn = 12, area = "X" } },
+      { id = "due", side = "soviet", type = "rifle", faces = { "2-2-6" }, enter = { turn = 11, area = "X" } },
+    } }
+  local R = require("rules.reinforcements")
+  local problems = R.never_entering()
+  expect.eq(#problems, 1, "only the unit due on turn 12")
+  expect.eq(problems[1].unit, "late")
+  expect.truthy(problems[1].message:find("closing_turn", 1, true), problems[1].message)
+end)

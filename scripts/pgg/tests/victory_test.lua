@@ -93,6 +93,21 @@ end)
 -- WBC 2009 sides: a die for who bids first, then the first-turn roll [5.2], then bids until one
 -- player passes; the other plays the German, and his bid is the margin where a German Marginal
 -- Victory starts [15].
+-- WBC09 sides: the bidding opens as the game starts, and a scenario may start later in the
+-- calendar (docs/examples/smolensk-pocket starts on turn 7). Its set-up hook asks with `at_start`;
+-- before, the bidding was due on turn 1 only, so a turn-7 scenario under wbc2009 was played with
+-- no bid and nothing said. A position set up inline on turn 7 (no set-up hook) opens none.
+kessel.test("case_wbc09_a_scenario_starting_on_turn_7_opens_the_bidding_at_its_start", function()
+  local B = require("rules.bidding")
+  setup({ inf("a", "0403") }, { step = "soviet_movement", turn = 7, options = { vp_bidding = true } })
+  expect.truthy(B.open_needed(true), "due as a turn-7 scenario starts")
+  expect.falsy(B.open_needed(), "not for a turn-7 position otherwise")
+  local ok, r = kessel.act{ kind = "bid_roll" }
+  expect.refused(ok, r, "WBC09 sides", "opens once")
+  setup({ inf("a", "0403") }, { step = "german_movement", turn = 7, options = { vp_bidding = true } })
+  expect.falsy(B.open_needed(true), "only before the first Soviet move")
+end)
+
 kessel.test("case_wbc09_bidding_for_the_german_side", function()
   local B = require("rules.bidding")
   local units = { inf("a", "0403"), inf("b", "0404"), inf("c", "0203") }
@@ -316,3 +331,16 @@ do
     end
   end)
 end
+
+-- Rule 15: option smolensk_vp stands in for the printed 25 only. A scenario of its own that gives
+-- Smolensk another value (docs/examples/smolensk-pocket: 15) keeps it, under either option value;
+-- before, any objective named Smolensk was silently worth the option's 25.
+kessel.test("case_15_smolensk_vp_option_leaves_a_scenarios_own_value", function()
+  local own = { { name = "Smolensk", vp = 15, hexes = { "0403", "0404" } } }
+  setup({ inf("a", "0403"), inf("b", "0404") }, { vars = { objectives = own } })
+  expect.eq(V.score().german_vp, 15, "the scenario's 15, not the option's 25")
+  setup({ inf("a", "0403"), inf("b", "0404") }, { vars = { objectives = own }, options = { smolensk_vp = 20 } })
+  expect.eq(V.score().german_vp, 15, "the scenario's 15, not the option's 20")
+  setup({ inf("a", "0403"), inf("b", "0404") }, { options = { smolensk_vp = 20 } })
+  expect.eq(V.score().german_vp, 20, "the printed 25 still follows the option")
+end)
