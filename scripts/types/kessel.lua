@@ -610,6 +610,10 @@ kessel.game = {}
 ---@return integer
 function kessel.game.turn() end
 
+---The game-turn the game began on: the scenario's `first_turn`, or a `kessel.setup`'s `turn`.
+---@return integer
+function kessel.game.first_turn() end
+
 ---Last game-turn of the scenario.
 ---@return integer
 function kessel.game.last_turn() end

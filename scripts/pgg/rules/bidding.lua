@@ -40,25 +40,24 @@ function B.german_bid()
   return nil
 end
 
--- Is the bidding due to open now? (Turn 1, before the Soviet moves, once the 16th and 19th
--- Armies have rolled [5.2]; or `at_start`, as the scenario's set-up hook runs: a scenario that
--- starts later in the calendar, on turn 7, bids there. The rules cannot read a scenario's first
--- turn, so a position set up inline on a later turn opens no bidding.)
-local function bidding_due(at_start)
+-- Is the bidding due to open now? On the turn the game began on (turn 1 of the campaign, or a
+-- scenario's `first_turn` later in the calendar, or a position's `turn`), before the Soviet moves,
+-- once the 16th and 19th Armies have rolled [5.2].
+local function bidding_due()
   return C.option("vp_bidding") and (C.option("vp_bid") or 0) == 0
-    and (kessel.game.turn() == 1 or at_start == true) and C.step_is("soviet_movement")
+    and kessel.game.turn() == kessel.game.first_turn() and C.step_is("soviet_movement")
 end
 
-function B.open_needed(at_start)
+function B.open_needed()
   local s = B.state()
-  return bidding_due(at_start) and (s == nil or s.rolled_only == true)
+  return bidding_due() and (s == nil or s.rolled_only == true)
     and not require("rules.movement").roll_needed()
 end
 
 -- The die for who bids first (inside an apply or a setup hook), made once, before the 16th and
 -- 19th Armies' roll (movement.lua calls it first) [WBC09 sides].
-function B.roll_first_bidder(at_start)
-  if not bidding_due(at_start) or B.state() ~= nil then return end
+function B.roll_first_bidder()
+  if not bidding_due() or B.state() ~= nil then return end
   local r = kessel.dice.roll("bidding: who bids first (1-3 player 1, 4-6 player 2) [" .. B.RULE .. "]")
   local first = r <= 3 and 1 or 2
   kessel.emit.var("bidding", { first = first, to_bid = first, rolled_only = true })
@@ -72,8 +71,8 @@ end
 
 -- Opens the bidding (inside an apply or a setup hook), rolling for who bids first when no die
 -- was rolled for it yet (a position set up with the first-turn roll already made).
-function B.open(at_start)
-  B.roll_first_bidder(at_start)
+function B.open()
+  B.roll_first_bidder()
   local first = B.state().first
   local s = { first = first, to_bid = first }
   kessel.emit.var("bidding", s)
@@ -81,7 +80,7 @@ function B.open(at_start)
 end
 
 kessel.on("setup", function()
-  if B.open_needed(true) then B.open(true) end
+  if B.open_needed() then B.open() end
 end)
 
 -- Opens the bidding, as an action for positions where no set-up hook ran (tests) or the first-turn

@@ -366,6 +366,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     set_read(lua, &g, world, "last_turn", |_, w, ()| {
         Ok(w.state.last_turn)
     })?;
+    // the turn the game began on: the scenario's `first_turn`, or a `kessel.setup`'s `turn`
+    // (a scenario starting later in the calendar does once what the rules do on "turn 1")
+    set_read(lua, &g, world, "first_turn", |_, w, ()| Ok(w.initial.turn))?;
     set_read(lua, &g, world, "finished", |_, w, ()| Ok(w.state.finished))?;
     // why this game is its campaign's last (`kessel.emit.end_campaign`), or nil
     set_read(lua, &g, world, "campaign_ended", |lua, w, ()| {
