@@ -1,7 +1,7 @@
 //! `kessel map cut` and `kessel new scenario`: the hobbyist's way from the campaign map to a
 //! scenario of their own (issue 13's Done-when, run for real).
 
-use crate::util::{kessel, root, scratch};
+use crate::util::{kessel, root, scratch, write};
 
 #[test]
 fn cut_then_new_scenario_checks_and_tests_clean_with_printed_labels() {
@@ -334,4 +334,47 @@ fn a_new_scenario_speaks_of_its_own_rulesets_kinds() {
     assert!(!special.contains("rail_move"), "{special}");
     let scenario = std::fs::read_to_string(target.join("scenario.toml")).expect("scenario");
     assert!(!scenario.contains("calls on other fronts"), "{scenario}");
+}
+
+/// A scenario later in the campaign's calendar starts from the skeleton: `--first-turn` writes
+/// `first_turn`, the game opens on that turn and ends on the last of its turns, and the skeleton
+/// says where pools and markers go (a scenario that leaves markers out has none).
+#[test]
+fn a_new_scenario_may_start_later_in_the_calendar() {
+    let dir = scratch("new-first-turn");
+    let scen = dir.join("pocket");
+    let scen_s = scen.to_string_lossy().into_owned();
+    let r = kessel(&[
+        "new",
+        "scenario",
+        &scen_s,
+        "--map",
+        "scenarios/pgg/map.toml",
+        "--ruleset",
+        "scripts/pgg",
+        "--first-turn",
+        "7",
+        "--turns",
+        "6",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(scen.join("scenario.toml")).expect("written");
+    assert!(
+        text.contains("\nfirst_turn = 7 ") && text.contains("it plays turns 7 to 12"),
+        "{text}"
+    );
+    assert!(
+        text.contains("# [[pools]]") && text.contains("# [[markers]]"),
+        "{text}"
+    );
+    let probe = write(
+        &dir,
+        "turns.lua",
+        "print(kessel.game.turn(), kessel.game.first_turn(), kessel.game.last_turn())\n",
+    );
+    let r = kessel(&["script", &probe.to_string_lossy(), "--scenario", &scen_s]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.trim(), "7\t7\t12");
+    let r = kessel(&["test", &scen_s]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
 }

@@ -154,6 +154,8 @@ pub struct NewScenario<'a> {
     pub name: Option<&'a str>,
     /// Game-turns it lasts.
     pub turns: u32,
+    /// The game-turn it starts on, when not 1 (a scenario later in a calendar).
+    pub first_turn: Option<u32>,
 }
 
 /// The skeleton's files, relative to the scenario folder, in the order they are written.
@@ -232,6 +234,7 @@ pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
         name: &name,
         ruleset: &ruleset,
         turns: spec.turns,
+        first_turn: spec.first_turn,
         map_name: &map.name,
         first: map.label(map.hex_at(0, 0)),
         last: map.label(map.hex_at(map.columns() as i32 - 1, map.rows() as i32 - 1)),

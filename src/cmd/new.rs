@@ -38,6 +38,10 @@ struct ScenarioArgs {
     /// Game-turns the scenario lasts.
     #[arg(long, default_value_t = 5)]
     turns: u32,
+    /// The game-turn it starts on (default 1): a scenario later in the calendar, as
+    /// `--first-turn 7 --turns 6` plays turns 7 to 12.
+    #[arg(long, value_name = "N")]
+    first_turn: Option<u32>,
 }
 
 /// Runs the command.
@@ -56,6 +60,7 @@ fn scenario(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
         ruleset: &ruleset,
         name: args.name.as_deref(),
         turns: args.turns,
+        first_turn: args.first_turn,
     })
     .map_err(|e| {
         let lines: Vec<String> = e.located().iter().map(ToString::to_string).collect();

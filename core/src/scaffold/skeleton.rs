@@ -10,6 +10,7 @@ pub(super) struct Skeleton<'a> {
     pub(super) name: &'a str,
     pub(super) ruleset: &'a str,
     pub(super) turns: u32,
+    pub(super) first_turn: Option<u32>,
     pub(super) map_name: &'a str,
     pub(super) first: String,
     pub(super) last: String,
@@ -51,7 +52,16 @@ impl Skeleton<'_> {
             self.map_name, self.first, self.last
         );
         let _ = writeln!(s, "turns = {}", self.turns);
-        s.push_str("# first_turn = 1         # the game-turn the scenario starts on\n");
+        match self.first_turn {
+            Some(first) => {
+                let last = first.saturating_add(self.turns.saturating_sub(1));
+                let _ = writeln!(
+                    s,
+                    "first_turn = {first}          # the game-turn it starts on: it plays turns {first} to {last}"
+                );
+            }
+            None => s.push_str("# first_turn = 1         # the game-turn the scenario starts on\n"),
+        }
         s.push_str(
             "scripts = [\"special.lua\"] # this scenario's own rules, run after the ruleset's\n",
         );
@@ -98,6 +108,24 @@ impl Skeleton<'_> {
             toml_str(&self.first)
         );
 
+        s.push_str("# --- Pools: counters drawn at random (a hidden unit's values, a reinforcement's) ----------\n");
+        s.push_str("# A unit with `pool = \"ID\"` draws its faces from the pool when the rules reveal it.\n");
+        s.push_str("# [[pools]]\n# id = \"…\"\n");
+        let _ = writeln!(
+            s,
+            "# side = {}\n# faces = [[\"…\", 2], [\"…\", 1]]   # each face and how many counters carry it\n",
+            toml_str(example_side)
+        );
+        s.push_str("# --- Markers: what each side has to place in play, and any on the map at the start --------\n");
+        s.push_str("# The rules place only the markers listed here: a kind left out is one the scenario does\n");
+        s.push_str(
+            "# not have (the ruleset's scenarios show which kinds its rules use and how many).\n",
+        );
+        let _ = writeln!(
+            s,
+            "# [[markers]]\n# kind = \"…\"\n# side = {}\n# count = 1\n",
+            toml_str(example_side)
+        );
         s.push_str("# --- Victory: [[objectives]] (a place or hex worth VP to a side) and [[levels]] ------------\n");
         s.push_str("# [[objectives]]\n# place = \"…\"\n# vp = 10\n");
         let _ = writeln!(s, "# side = {}\n", toml_str(example_side));

@@ -58,6 +58,7 @@ impl EditorApp {
             ruleset,
             name: Some(&req.name),
             turns: req.turns,
+            first_turn: None,
         };
         new_scenario(&spec).map_err(|e| {
             let lines: Vec<String> = e.located().iter().map(ToString::to_string).collect();
