@@ -60,6 +60,12 @@ fn replay_says_which_action_no_longer_plays_and_saves_what_does() {
         "{}",
         r.stdout
     );
+    // the original holds what was left out: never written over with less
+    let before = std::fs::read(&save).expect("read");
+    let r = kessel(&["replay", &save, "--save", &save]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("not written over"), "{}", r.stderr);
+    assert_eq!(std::fs::read(&save).expect("read"), before);
     let kept = dir.join("kept.json").to_string_lossy().into_owned();
     let r = kessel(&["replay", &save, "--save", &kept]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);

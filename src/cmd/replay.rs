@@ -73,6 +73,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ExitCode::FAILURE
         });
     };
+    // the actions left out are in the original only: it is not written over
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        kessel_core::fsio::resolved(a) == kessel_core::fsio::resolved(b)
+    };
+    if replayed.stop.is_some() && same(out, &args.save) {
+        anyhow::bail!(
+            "{}: not written over: it holds the actions that no longer replay, which the players \
+             need to play them again; name another file for what replays",
+            out.display()
+        );
+    }
     let text = engine
         .save_as(out, &players)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
