@@ -265,8 +265,8 @@ end
 
 local function frame()
   if current_frame then return current_frame end
-  local c, r = kessel.map.size()
-  local map_key = c .. "x" .. r
+  -- (a map of the same size is another map all the same: C.map_epoch() counts the maps)
+  local map_key = C.map_epoch()
   if map_key ~= nb_map then nb_memo, nb_map, rail_memo, lasting, lasting_n = {}, map_key, {}, {}, 0 end
   local b, changes = current_base(map_key)
   change_n = change_n + 1

@@ -278,9 +278,9 @@ local function german_scorer(F, units, from, extra)
   end
 end
 
--- Defensive worth of a hex's terrain (the map does not change during a game).
-local terrain_memo = {}
+-- Defensive worth of a hex's terrain (kept per map: C.per_map).
 local function terrain_bonus(hex)
+  local terrain_memo = C.per_map("ai_terrain_bonus", function() return {} end)
   local v = terrain_memo[hex]
   if v == nil then
     v = 0
@@ -418,11 +418,12 @@ end
 -- Combat units a leader of rating `r` at `hex` would reach by hex distance [10.35] and no other
 -- leader (outside `moving`) does: what a leader's place is worth for supply [11.2].
 local LEADER_COVER = 0.6
--- Hexes within `r` of `hex` (by hex distance), as a set; the map does not change in a game, so
--- they are kept (a bounded number of them).
-local within_memo, within_count = {}, 0
+-- Hexes within `r` of `hex` (by hex distance), as a set; kept per map (a bounded number of them).
+local within_memo, within_count, within_epoch = {}, 0, nil
 local function within(hex, r)
   local key = hex .. ":" .. r
+  local epoch = C.map_epoch()
+  if epoch ~= within_epoch then within_memo, within_count, within_epoch = {}, 0, epoch end
   local set = within_memo[key]
   if set == nil then
     if within_count >= 4000 then within_memo, within_count = {}, 0 end

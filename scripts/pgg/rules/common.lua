@@ -258,14 +258,40 @@ function C.pending_reason()
   end
 end
 
--- The column number of a hex (01 = west edge).
--- (Kept per label on a full-size map: the grid does not change during a game.)
-local columns, columns_key = {}, nil
+-- Values derived from the map alone ---------------------------------------------------------------
+--
+-- The map does not change during a game, but a test file builds one map after another, of the same
+-- size or not, and the engine names no map (kessel.game.revision() changes at every event, far more
+-- often than the map). The map can only change with the whole state (a set-up, a loaded save), and
+-- kessel.units.changed_since answers nil exactly then (an undo and a refused action rolled back
+-- too, which costs a rebuild, never a stale read). C.per_map(key, fn) works a value out once per
+-- map on that ground; C.map_epoch() counts the maps seen, for a cache kept elsewhere.
+local map_kept, map_rev, map_epoch = {}, nil, 0
+local function map_current()
+  local r = kessel.game.revision()
+  if r == map_rev then return end
+  if map_rev == nil or kessel.units.changed_since(map_rev) == nil then
+    map_kept, map_epoch = {}, map_epoch + 1
+  end
+  map_rev = r
+end
+function C.per_map(key, fn)
+  map_current()
+  local v = map_kept[key]
+  if v == nil then
+    v = fn()
+    map_kept[key] = v
+  end
+  return v
+end
+function C.map_epoch()
+  map_current()
+  return map_epoch
+end
+
+-- The column number of a hex (01 = west edge). (Kept per label: a hot read.)
 function C.column(hex)
-  local c, r = kessel.map.size()
-  if c * r < 1000 then return kessel.map.column(hex) end
-  local key = c .. "x" .. r
-  if columns_key ~= key then columns, columns_key = {}, key end
+  local columns = C.per_map("columns", function() return {} end)
   local v = columns[hex]
   if v == nil then v = kessel.map.column(hex); columns[hex] = v end
   return v
@@ -295,15 +321,9 @@ function C.mp(x)
   return string.format("%g", x)
 end
 
--- Static terrain lists of the map (labels): lake and swamp hexes, west and east edge hexes. The
--- map does not change during a game: on a full-size map they are read once and kept; the small
--- inline maps of tests are read every time, as each test may draw its own.
-local terrain_lists = {}
+-- Static terrain lists of the map (labels): lake and swamp hexes, west and east edge hexes.
 function C.terrain_lists()
-  local c, r = kessel.map.size()
-  local key = c * r >= 1000 and (c .. "x" .. r) or nil
-  local t = terrain_lists
-  if key == nil or t.key ~= key then
+  return C.per_map("terrain_lists", function()
     local lake, swamp, west, east = {}, {}, {}, {}
     for _, h in ipairs(kessel.map.hexes()) do
       local tt = kessel.map.terrain(h)
@@ -311,10 +331,8 @@ function C.terrain_lists()
       if kessel.map.on_edge(h, "west") then west[#west + 1] = h end
       if kessel.map.on_edge(h, "east") then east[#east + 1] = h end
     end
-    t = { key = key, lake = lake, swamp = swamp, west = west, east = east }
-    terrain_lists = t
-  end
-  return t
+    return { lake = lake, swamp = swamp, west = west, east = east }
+  end)
 end
 
 -- Derived values kept for one state ------------------------------------------------------------

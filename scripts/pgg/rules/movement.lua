@@ -125,17 +125,12 @@ end
 -- Rule context for a moving group --------------------------------------------------------------
 
 -- Hexes of columns 01-02 (labels).
--- (On a full-size map the list is kept; tests' small inline maps are read every time.)
-local closed_cols = { key = nil, hexes = nil }
 function M.columns_01_02()
-  local c, r = kessel.map.size()
-  local key = c .. "x" .. r
-  if c * r < 1000 or closed_cols.key ~= key then
+  return C.per_map("columns_01_02", function()
     local cols = {}
     for _, h in ipairs(kessel.map.hexes()) do if C.column(h) <= 2 then cols[#cols + 1] = h end end
-    closed_cols.key, closed_cols.hexes = key, cols
-  end
-  return closed_cols.hexes
+    return cols
+  end)
 end
 
 -- The parts of the movement rules that are the same for every stack of `side` at this moment:
@@ -159,17 +154,6 @@ function M.side_base(side, lean)
   return C.per_revision("side_base:" .. side .. (lean and ":lean" or ""), function()
     return build_side_base(side, lean)
   end)
-end
-
--- Columns by hex for the first-turn hook: one table kept while a full-size map is loaded (the map
--- does not change in a game), a fresh one on the small maps of tests.
-local t1_columns, t1_columns_key = {}, nil
-local function first_turn_columns()
-  local c, r = kessel.map.size()
-  if c * r < 1000 then return {} end
-  local key = c .. "x" .. r
-  if t1_columns_key ~= key then t1_columns, t1_columns_key = {}, key end
-  return t1_columns
 end
 
 -- The rule sets for `units` of `side` moving from `from`: forbid / stop / surcharge lists in
@@ -211,13 +195,8 @@ function M.context(units, from, base)
     ctx.forbid[#ctx.forbid + 1] = { set = visited, rule = "5.2",
       message = "on the first turn the 13th and 20th Armies may not re-enter a hex" }
     -- NW and SW lead into the column to the west; N, S, NE, SE stay in it or go east
-    -- (the search asks for every step: columns are kept, for the game on a full-size map)
-    local cols = first_turn_columns()
-    local function column(h)
-      local c = cols[h]
-      if c == nil then c = C.column(h); cols[h] = c end
-      return c
-    end
+    -- (the search asks for every step: C.column keeps the columns per map)
+    local column = C.column
     ctx.column = column
     ctx.hook = function(a, b)
       if column(b) < column(a) then

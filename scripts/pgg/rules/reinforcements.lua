@@ -567,15 +567,10 @@ end)
 
 -- The South-Western Front [14.2] ----------------------------------------------------------------
 
--- (The map never changes during a game: on a full-size map the list is kept; the small inline
--- maps of tests are read every time, as each test may draw its own.)
-local swf_cache = {}
+-- (kept per map and entry area)
 function R.swf_hexes()
-  local c, r = kessel.map.size()
-  if c * r < 1000 then return R.find_swf_hexes() end
-  local key = c .. "x" .. r .. ":" .. tostring(svar("swf_area"))
-  if swf_cache.key ~= key then swf_cache.key, swf_cache.hexes = key, R.find_swf_hexes() end
-  return swf_cache.hexes
+  local area = tostring(svar("swf_area"))
+  return C.per_map("swf_hexes:" .. area, R.find_swf_hexes)
 end
 
 function R.find_swf_hexes()
