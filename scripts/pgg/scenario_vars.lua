@@ -40,5 +40,9 @@ var("air_east_limit", "int", 40,
   { 0, 10000 })
 var("air_limit_city", "string", "Smolensk",
   "[13.2] the place whose holding lifts the air markers' eastern limit (air_east_limit)")
+var("german_supply_edges", "list", { "west" },
+  "[11.1] [15] map edges (north, south, east, west) the German traces supply to, as does the line that holds a city: the campaign's west edge; the road_supply_source tag is the other source")
+var("soviet_supply_edges", "list", { "east" },
+  "[11.2] [10.4] map edges (north, south, east, west) a Soviet leader traces his line of supply to: the campaign's east edge")
 var("evacuation_area", "string", "X", "[10.4] area where an evacuated leader returns")
 var("evacuation_max", "int", 2, "[10.4] leader evacuations a game at most", { 0, 1000 })

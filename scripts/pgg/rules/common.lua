@@ -321,18 +321,90 @@ function C.mp(x)
   return string.format("%g", x)
 end
 
--- Static terrain lists of the map (labels): lake and swamp hexes, west and east edge hexes.
+-- Static terrain lists of the map (labels): lake and swamp hexes.
 function C.terrain_lists()
   return C.per_map("terrain_lists", function()
-    local lake, swamp, west, east = {}, {}, {}, {}
+    local lake, swamp = {}, {}
     for _, h in ipairs(kessel.map.hexes()) do
       local tt = kessel.map.terrain(h)
       if tt == "lake" then lake[#lake + 1] = h elseif tt == "swamp" then swamp[#swamp + 1] = h end
-      if kessel.map.on_edge(h, "west") then west[#west + 1] = h end
-      if kessel.map.on_edge(h, "east") then east[#east + 1] = h end
     end
-    return { lake = lake, swamp = swamp, west = west, east = east }
+    return { lake = lake, swamp = swamp }
   end)
+end
+
+-- A fact of the scenario ([vars], or the default scenario_vars.lua declares); in a position set up
+-- inline, which has no scenario, the game variable of the same name when one is set, so a test can
+-- give a scenario's facts.
+function C.scenario_param(key)
+  if kessel.scenario.name() == nil then
+    local v = kessel.game.var(key)
+    if v ~= nil then return v end
+  end
+  return kessel.scenario.var(key)
+end
+
+-- The map edges a side's supply runs to: the German's [11.1] (and the line that holds a city [15]),
+-- the Soviet leaders' [11.2]. The campaign's west and east edges, or the scenario's
+-- `german_supply_edges` and `soviet_supply_edges` (a cut of the front supplied from the north).
+C.EDGE_NAMES = { "north", "south", "east", "west" }
+function C.supply_edges(side)
+  local edges = C.scenario_param(side .. "_supply_edges")
+  local out = {}
+  for i, e in ipairs(edges) do out[i] = tostring(e) end
+  return out
+end
+
+-- The hexes of those edges (labels), kept per map and list; an edge name the map does not know is
+-- left out here (`check` refuses it: C.supply_edge_problems).
+function C.supply_edge_hexes(side)
+  local edges = C.supply_edges(side)
+  return C.per_map("supply_edges:" .. table.concat(edges, ","), function()
+    local known = {}
+    for _, e in ipairs(edges) do
+      for _, n in ipairs(C.EDGE_NAMES) do if e == n then known[#known + 1] = e end end
+    end
+    local out = {}
+    for _, h in ipairs(kessel.map.hexes()) do
+      for _, e in ipairs(known) do
+        if kessel.map.on_edge(h, e) then out[#out + 1] = h; break end
+      end
+    end
+    return out
+  end)
+end
+
+-- "the west edge", "the north or west edge": the side's supply edges in a message.
+function C.edge_text(side)
+  local edges = C.supply_edges(side)
+  if #edges == 0 then return "no map edge" end
+  return "the " .. table.concat(edges, " or ") .. " edge"
+end
+
+-- [11.1] [11.2] Supply edges a scenario names that no map has (`nort`), or none at all for the
+-- Soviet, whose every line runs to an edge (the German may have none when a road_supply_source
+-- tag supplies him), as `check` problems at the variable's line.
+function C.supply_edge_problems()
+  local problems = {}
+  for _, side in ipairs({ C.GERMAN, C.SOVIET }) do
+    local key = side .. "_supply_edges"
+    local edges = C.supply_edges(side)
+    for i, e in ipairs(edges) do
+      local ok = false
+      for _, n in ipairs(C.EDGE_NAMES) do if e == n then ok = true end end
+      if not ok then
+        problems[#problems + 1] = { var = key, message = string.format(
+          "%s item %d, `%s`, is no map edge: the edges are north, south, east and west [%s]",
+          key, i, tostring(e), side == C.GERMAN and "11.1" or "11.2") }
+      end
+    end
+    if #edges == 0 and (side == C.SOVIET or #kessel.map.tagged("road_supply_source") == 0) then
+      problems[#problems + 1] = { var = key, message = side == C.SOVIET
+        and string.format("%s is empty: a Soviet leader's line of supply runs to a map edge, so every Soviet unit would be out of supply [11.2]", key)
+        or string.format("%s is empty and the map tags no road_supply_source hex: every German unit would be out of supply [11.1]", key) }
+    end
+  end
+  return problems
 end
 
 -- Derived values kept for one state ------------------------------------------------------------

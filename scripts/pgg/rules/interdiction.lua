@@ -153,8 +153,8 @@ function I.check(a)
       return nil, C.reason("13.2", "German air markers are placed in the German Air Interdiction Phase (and before turn 1)")
     end
     if C.column(hex) > I.east_limit() and not I.east_open() then
-      return nil, C.reason("13.2", "%s is east of column %d: German air markers go no further east than column %d until one turn after the German holds %s with a line to the west edge",
-        hex, I.east_limit(), I.east_limit(), I.limit_city())
+      return nil, C.reason("13.2", "%s is east of column %d: German air markers go no further east than column %d until one turn after the German holds %s with a line to %s",
+        hex, I.east_limit(), I.east_limit(), I.limit_city(), C.edge_text(C.GERMAN))
     end
   else
     if not C.step_is("soviet_interdiction") then

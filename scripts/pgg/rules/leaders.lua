@@ -178,11 +178,13 @@ end
 
 -- Evacuation [10.4] -----------------------------------------------------------------------------
 
--- Does the leader have a line of supply of any length to the east edge? [11.2]
+-- Does the leader have a line of supply of any length to the east edge (the Soviet's supply edges,
+-- scenario var `soviet_supply_edges`)? [11.2]
 function L.line_to_east(l)
+  local edge = kessel.hexset(C.supply_edge_hexes(C.SOVIET))
   local found = kessel.paths.trace{
     from = l.hex, step = lake_step, passage = soviet_passage(true),
-    target = function(h) return kessel.map.on_edge(h, "east") end,
+    target = function(h) return edge:has(h) end,
   }
   return found ~= nil
 end
@@ -265,7 +267,7 @@ local function evac_reasons(a)
     end
   end
   if L.line_to_east(l) then
-    return C.reason("10.4", "%s still has a line of supply to the east edge", C.name(l))
+    return C.reason("10.4", "%s still has a line of supply to %s", C.name(l), C.edge_text(C.SOVIET))
   end
 end
 

@@ -1,8 +1,8 @@
 -- [11] Supply.
 --
 -- German [11.1]: a unit is in supply if it is within 20 hexes of a road hex that is joined by road
--- to the road-supply source (map tag `road_supply_source`, hex 0120), or within 20 MP of any west
--- edge hex. Roads carry supply across rivers [11.13]. Neither the line nor the road may pass enemy
+-- to the road-supply source (map tag `road_supply_source`, hex 0120), or within 20 MP of any hex
+-- of the German's supply edges (the west edge; scenario var `german_supply_edges`). Roads carry supply across rivers [11.13]. Neither the line nor the road may pass enemy
 -- units or enemy zones of control, except where a German unit stands (friendly units negate enemy
 -- ZOC for supply) [11.1] [8], nor a Soviet interdiction marker [13.44]; lake hexes and lake
 -- hexsides stop a line; swamp may be entered but not traced through [6.7].
@@ -12,7 +12,7 @@
 --
 -- Soviet [11.2]: a unit traces a line of communication of at most its leader's rating in hexes to
 -- a leader who is not disrupted [6.6]; the leader traces a line of supply of any length to the
--- east edge. The same blocks apply (friendly Soviet units negate German ZOC); the line of supply
+-- Soviet's supply edges (the east edge; scenario var `soviet_supply_edges`). The same blocks apply (friendly Soviet units negate German ZOC); the line of supply
 -- may enter swamp but not pass through it, and under WBC09 #13 so may the line of communication.
 -- Lines may run through columns 01-02 even on turns 1-6 [6.4].
 --
@@ -26,10 +26,11 @@ local S = {}
 
 local GERMAN_RADIUS, GERMAN_MP = 20, 20
 
--- Static terrain sets of the current map: lake hexes, swamp hexes, edge hexes.
+-- Static terrain sets of the current map: lake hexes, swamp hexes, each side's supply edge hexes.
 local function terrain_sets()
   local t = C.terrain_lists()
-  return { lake = t.lake, swamp = kessel.hexset(t.swamp), west = kessel.hexset(t.west), east = kessel.hexset(t.east) }
+  return { lake = t.lake, swamp = kessel.hexset(t.swamp), german_edge = kessel.hexset(C.supply_edge_hexes(C.GERMAN)),
+    soviet_edge = kessel.hexset(C.supply_edge_hexes(C.SOVIET)) }
 end
 
 -- Hexes a line of `side` may not enter: enemy units, enemy ZOC not negated by a friendly unit,
@@ -77,25 +78,26 @@ local function german_supplied(ctx, u)
   end
   if ctx.by_road and ctx.by_road:has(u.hex) then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/"), "11.1" end
   local class = C.class(u)   -- by the unit's own movement type [11.1] (WBC09 #8)
-  -- the MP from every hex to the west edge, by one search per movement type and position
+  -- the MP from every hex to the supply edge, by one search per movement type and position
   ctx.west_mp = ctx.west_mp or {}
   local mp = ctx.west_mp[class]
   if mp == nil then
     mp = kessel.paths.trace_costs{
       budget = GERMAN_MP, step = { class = class, side = C.GERMAN },
-      passage = { blocked = ctx.blocked, enter_only = ctx.sets.swamp }, target = ctx.sets.west,
+      passage = { blocked = ctx.blocked, enter_only = ctx.sets.swamp }, target = ctx.sets.german_edge,
     }
     ctx.west_mp[class] = mp
   end
   local cost = mp[u.hex]
-  if cost then return true, string.format("%s MP from the west edge", C.mp(cost)), "11.1" end
+  if cost then return true, string.format("%s MP from %s", C.mp(cost), C.edge_text(C.GERMAN)), "11.1" end
   local sources = kessel.map.tagged("road_supply_source")
   if #sources == 0 then
     -- (a map of a test or a scenario of one's own may have no supply road at all)
-    return false, "no line free of Soviet units and ZOC within 20 MP of the west edge, and no supply road (the map tags no road_supply_source hex) [11.1]", "11.1"
+    return false, string.format("no line free of Soviet units and ZOC within 20 MP of %s, and no supply road (the map tags no road_supply_source hex) [11.1]",
+      C.edge_text(C.GERMAN)), "11.1"
   end
-  return false, string.format("no line free of Soviet units and ZOC within 20 hexes of a road to %s, nor within 20 MP of the west edge [11.1]",
-    table.concat(sources, "/")), "11.1"
+  return false, string.format("no line free of Soviet units and ZOC within 20 hexes of a road to %s, nor within 20 MP of %s [11.1]",
+    table.concat(sources, "/"), C.edge_text(C.GERMAN)), "11.1"
 end
 
 -- The Soviet supply context: every hex within the radius of a leader with a line of supply.
@@ -115,12 +117,12 @@ local function soviet_ctx()
       idle[#idle + 1] = l
     end
   end
-  -- each leader's line of supply to the east edge, of any length: one search for all of them,
+  -- each leader's line of supply to the supply edge, of any length: one search for all of them,
   -- the disrupted ones too (their own supply, below)
   for _, l in ipairs(idle) do hexes[#hexes + 1] = l.hex end
   local lines = #hexes > 0 and kessel.paths.trace_costs{
     from = hexes, budget = 1e6, step = { class = "infantry", side = C.SOVIET },
-    passage = { blocked = blocked, enter_only = sets.swamp }, target = sets.east,
+    passage = { blocked = blocked, enter_only = sets.swamp }, target = sets.soviet_edge,
   } or {}
   local function loc_reach(l)
     return kessel.paths.reach_set{
@@ -152,7 +154,8 @@ end
 -- made once per judgement, and only when a unit is out of supply.
 local function soviet_why_not(ctx, u)
   -- a disrupted leader is judged by his own line, as a working one is
-  if ctx.idle_line[u.id] == false then return "no line of supply to the east edge [11.2]", "11.2" end
+  local edge = C.edge_text(C.SOVIET)
+  if ctx.idle_line[u.id] == false then return string.format("no line of supply to %s [11.2]", edge), "11.2" end
   if ctx.near == nil then
     ctx.near = {}
     for _, l in ipairs(ctx.cut) do ctx.near[#ctx.near + 1] = { ctx.loc_reach(l), l, "cut" } end
@@ -161,8 +164,8 @@ local function soviet_why_not(ctx, u)
   end
   for _, n in ipairs(ctx.near) do
     if n[1]:has(u.hex) and n[3] == "cut" then
-      if n[2].id == u.id then return "no line of supply to the east edge [11.2]", "11.2" end
-      return string.format("the leader in range, %s (rating %d), has no line of supply to the east edge [11.2]", C.name_at(n[2]), C.rating(n[2])), "11.2"
+      if n[2].id == u.id then return string.format("no line of supply to %s [11.2]", edge), "11.2" end
+      return string.format("the leader in range, %s (rating %d), has no line of supply to %s [11.2]", C.name_at(n[2]), C.rating(n[2]), edge), "11.2"
     end
   end
   for _, n in ipairs(ctx.near) do
@@ -170,7 +173,7 @@ local function soviet_why_not(ctx, u)
       return string.format("the leader in range, %s, is disrupted and gives no line of communication [6.6]", C.name_at(n[2])), "6.6"
     end
   end
-  return "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]", "11.2"
+  return string.format("no line of communication within a leader's rating to a leader with a line of supply to %s [11.2]", edge), "11.2"
 end
 
 local function soviet_supplied(ctx, u)
@@ -180,7 +183,7 @@ local function soviet_supplied(ctx, u)
   end
   if by then return true, "line of communication to " .. by, "11.2" end
   if ctx.idle_line[u.id] then
-    return true, "disrupted, he gives no line of communication [6.6], but has his own line of supply to the east edge", "11.2"
+    return true, "disrupted, he gives no line of communication [6.6], but has his own line of supply to " .. C.edge_text(C.SOVIET), "11.2"
   end
   local why, rule = soviet_why_not(ctx, u)
   return false, why, rule
@@ -256,6 +259,9 @@ function S.mark(side)
     end
   end
 end
+
+-- [11.1] [11.2] supply edges a scenario names that no map has
+kessel.on("check", function() return C.supply_edge_problems() end)
 
 kessel.on("step_start", function()
   if C.in_movement_phase() then S.mark(C.phasing()) end

@@ -146,8 +146,9 @@ function V.passed_path(side, path, units)
   for _, h in ipairs(path or {}) do V.passed(h, side) end
 end
 
--- Which of `hexes` have a line to the west edge free of Soviet units and zones of control [15]:
--- a set of them (one search for all). The reference calls it a supply line, so it follows the
+-- Which of `hexes` have a line to the west edge (the German's supply edges, scenario var
+-- `german_supply_edges`) free of Soviet units and zones of control [15]: a set of them (one search
+-- for all). The reference calls it a supply line, so it follows the
 -- terrain effects chart's supply column [6.7] as German supply does: it may go into a swamp hex
 -- but not on through it (it may start in one), and never across a lake; and a Soviet interdiction
 -- marker on the map closes its hex as it closes German supply [13.44].
@@ -158,6 +159,7 @@ function V.lines_west(hexes)
   -- closed: Soviet units, Soviet ZOC without a German unit, Soviet interdiction markers, lake
   -- hexes and hexsides
   local t = C.terrain_lists()
+  local edge = kessel.hexset(C.supply_edge_hexes(C.GERMAN))
   local blocked = soviet:union(ezoc:minus(german))
   for _, h in ipairs(t.lake) do blocked:add(h) end
   for hex in pairs(C.markers_on_map("soviet_interdiction")) do blocked:add(hex) end
@@ -165,12 +167,12 @@ function V.lines_west(hexes)
     from = hexes,
     step = { hex = true, blocked_by = { "lake" } },
     passage = { blocked = blocked, enter_only = kessel.hexset(t.swamp) },
-    target = kessel.hexset(t.west),
+    target = edge,
   } or {}
   local out = {}
   for _, hex in ipairs(hexes) do
-    -- (or the objective hex itself on the west edge, or blocked at the start)
-    if found[hex] or (kessel.map.on_edge(hex, "west") and not soviet:has(hex)) then out[hex] = true end
+    -- (or the objective hex itself on the edge, or blocked at the start)
+    if found[hex] or (edge:has(hex) and not soviet:has(hex)) then out[hex] = true end
   end
   return out
 end
@@ -292,7 +294,7 @@ function V.breakdown(r)
     s[#s + 1] = string.format("%s retaken on turn %d (%d)", x.city, x.turn, V.recapture_vp())
   end
   local out = {
-    string.format("German VP %d: %s", r.german_vp, #g > 0 and table.concat(g, ", ") or "nothing held with a line to the west edge"),
+    string.format("German VP %d: %s", r.german_vp, #g > 0 and table.concat(g, ", ") or ("nothing held with a line to " .. C.edge_text(C.GERMAN))),
     string.format("Soviet VP %d: %s", r.soviet_vp, #s > 0 and table.concat(s, ", ") or "no German division destroyed, no city retaken"),
   }
   if r.bid then

@@ -107,6 +107,61 @@ kessel.test("case_11_2_leader_needs_line_to_east_edge", function()
   expect.truthy(S.in_supply("r", "combat"))
 end)
 
+-- Rules 11.1 11.2 15: the supply edges are the scenario's (`german_supply_edges`,
+-- `soviet_supply_edges`; an inline position gives them as game vars), the campaign's west and east
+-- by default. A cut of the front where the German is supplied from the north could only say so
+-- with a road_supply_source tag before.
+kessel.test("case_11_1_11_2_supply_edges_are_the_scenarios", function()
+  local S, V, L = require("rules.supply"), require("rules.victory"), require("rules.leaders")
+  -- 40x12 of clear with a lake down column 30: a German infantry unit in 2502 (24 MP from the
+  -- west edge, 1 from the north edge), a German-held objective hex 2503 (no lake west of it),
+  -- a Soviet leader in 2011 with a rifle next to him (the lake cuts him off from the east edge; the
+  -- south edge is one hex away)
+  local lake = {}
+  for r = 1, 12 do lake[string.format("30%02d", r)] = "lake" end
+  local function board(vars)
+    kessel.setup{ map = { columns = 40, rows = 12, terrain = lake }, step = "german_movement", turn = 5, vars = vars,
+      units = { inf("g", "2502"), leader("l", "2011", 2), rifle("r", "2111") } }
+  end
+  board(nil)
+  local ok, why = S.in_supply("g", "combat")
+  expect.falsy(ok, "the campaign's west edge is 24 MP away")
+  expect.falsy(S.in_supply("r", "combat"), "the lake cuts his leader off from the east edge")
+  expect.falsy(L.line_to_east(kessel.units.get("l")), "[10.4] no line to the east edge")
+  board{ german_supply_edges = { "north" }, soviet_supply_edges = { "south" } }
+  ok, why = S.in_supply("g", "combat")
+  expect.truthy(ok, "1 MP from the north edge")
+  expect.truthy(why:find("from the north edge", 1, true), why)
+  expect.truthy(S.in_supply("r", "combat"), "his leader's line runs to the south edge")
+  expect.truthy(L.line_to_east(kessel.units.get("l")), "[10.4] reads the same edge")
+  expect.truthy(V.line_west("2503"), "[15] the city's line runs to the German's edge")
+  board{ german_supply_edges = { "east", "west" } }
+  ok, why = S.in_supply("g", "combat")
+  expect.falsy(ok, "the lake is in the way east, the west edge 24 MP away")
+  expect.truthy(why:find("the east or west edge", 1, true), why)
+end)
+
+-- Rules 11.1 11.2: `check` refuses a supply edge no map has, and a Soviet side with none.
+kessel.test("case_11_1_11_2_a_supply_edge_no_map_has_is_a_check_problem", function()
+  local C = require("rules.common")
+  kessel.setup{ map = { columns = 5, rows = 5 }, step = "german_movement", turn = 5, units = {},
+    vars = { german_supply_edges = { "west", "nort" }, soviet_supply_edges = {} } }
+  local problems = C.supply_edge_problems()
+  expect.eq(#problems, 2, "nort, and the empty Soviet list")
+  expect.eq(problems[1].var, "german_supply_edges")
+  expect.truthy(problems[1].message:find("`nort`, is no map edge", 1, true), problems[1].message)
+  expect.eq(problems[2].var, "soviet_supply_edges")
+  expect.truthy(problems[2].message:find("11.2", 1, true), problems[2].message)
+  kessel.setup{ map = { columns = 5, rows = 5 }, step = "german_movement", turn = 5, units = {},
+    vars = { german_supply_edges = {} } }
+  expect.eq(#C.supply_edge_problems(), 1, "no German edge and no supply road")
+  kessel.setup{ map = { columns = 5, rows = 5, tags = { road_supply_source = { "0303" } } }, step = "german_movement",
+    turn = 5, units = {}, vars = { german_supply_edges = {} } }
+  expect.eq(#C.supply_edge_problems(), 0, "a road source alone may supply the German")
+  kessel.setup{ map = { columns = 5, rows = 5 }, step = "german_movement", turn = 5, units = {} }
+  expect.eq(#C.supply_edge_problems(), 0, "the campaign's edges")
+end)
+
 -- Rule 11.2 + WBC09 #13
 kessel.test("case_11_2_wbc09_13_loc_not_through_swamp", function()
   local S = require("rules.supply")
