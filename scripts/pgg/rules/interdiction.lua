@@ -11,7 +11,7 @@
 -- then starts a new one-turn wait). They are removed at the end of the Soviet Movement Phase [13.33].
 --
 -- Soviet [13.4]: in the Soviet Interdiction Phase the Soviet may place one marker, three times a
--- game, never on turn 12 (scenario var `closing_turn`), never on a German-occupied hex [13.45]; it affects both German Movement
+-- game (as many times as the scenario has Soviet interdiction markers, I.soviet_uses), never on turn 12 (scenario var `closing_turn`), never on a German-occupied hex [13.45]; it affects both German Movement
 -- Phases and blocks German supply through its hex [13.44] (supply.lua), and is removed at the end
 -- of the German player-turn.
 --
@@ -49,8 +49,36 @@ end
 
 kessel.on("check", function()
   if kessel.scenario.name() == nil then return {} end
-  return I.limit_problems()
+  local problems = I.limit_problems()
+  for _, p in ipairs(I.soviet_marker_problems()) do problems[#problems + 1] = p end
+  return problems
 end)
+
+-- [13.4] How many times a game the Soviet may place his marker: the printed "three times" is the
+-- campaign's three Soviet interdiction markers (`count = 3`; the reference manual counts three
+-- Soviet markers in all, at most one placed a turn), so a scenario says its own number with its `count` (a turn-7
+-- start with one use left: `count = 1`), and no other figure of the rules can contradict it. The
+-- uses are counted by game var `soviet_interdiction_used`, not by the markers in the box: the one
+-- placed comes back at the end of the German player-turn.
+function I.soviet_uses() return #kessel.markers.all{ kind = I.SOVIET_KIND } end
+
+local NUMBER_WORDS = { "once", "twice", "three times", "four times", "five times", "six times" }
+local function times(n) return NUMBER_WORDS[n] or string.format("%d times", n) end
+
+-- [13.4] What could contradict that count, as `check` problems at the marker: a Soviet
+-- interdiction marker declared for another side (its kind makes it a Soviet use all the same, so
+-- the side the scenario wrote would be silently ignored).
+function I.soviet_marker_problems()
+  local problems = {}
+  for _, m in ipairs(kessel.markers.all{ kind = I.SOVIET_KIND }) do
+    if m.side ~= C.SOVIET then
+      problems[#problems + 1] = { marker = m.id, message = string.format(
+        "marker %s is a Soviet interdiction marker declared for side `%s`: only the Soviet places them, and each counts as one of his uses a game [13.4] (give it side = \"soviet\")",
+        tostring(m.id), tostring(m.side)) }
+    end
+  end
+  return problems
+end
 
 -- MP an overrun by `side` into `hex` pays for interdiction (WBC09 #15).
 function I.overrun_surcharge(hex, side)
@@ -161,8 +189,10 @@ function I.check(a)
       return nil, C.reason("13.4", "Soviet interdiction markers are placed in the Soviet Interdiction Phase")
     end
     if C.closing() then return nil, C.reason("13.4", "no Soviet interdiction on turn %d (%s)", kessel.game.turn(), hex) end
-    if (kessel.game.var("soviet_interdiction_used") or 0) >= 3 then
-      return nil, C.reason("13.4", "the Soviet interdiction marker has been used three times this game")
+    local uses = I.soviet_uses()
+    if (kessel.game.var("soviet_interdiction_used") or 0) >= uses then
+      return nil, C.reason("13.4", "the Soviet interdiction marker has been used %s this game, as many times as the scenario has Soviet interdiction markers (%d)",
+        times(uses), uses)
     end
     if kessel.game.var("soviet_interdiction_turn") == kessel.game.turn() then
       return nil, C.reason("13.4", "one Soviet interdiction marker a turn")

@@ -162,3 +162,32 @@ kessel.test("case_13_2_an_eastern_limit_no_hold_can_lift_is_a_check_problem", fu
   kessel.setup{ map = { columns = 44, rows = 2 }, step = "german_air_interdiction", turn = 3, units = {} }
   expect.eq(#I.limit_problems(), 0, "no German air markers: no limit to lift")
 end)
+
+-- Rule 13.4: "three times a game" is the scenario's count of Soviet interdiction markers (the
+-- campaign's `count = 3`), so a scenario that starts with fewer uses left says so with its count;
+-- before, the rules allowed three whatever the scenario declared.
+kessel.test("case_13_4_the_soviet_uses_a_game_are_the_scenarios_marker_count", function()
+  local I = require("rules.interdiction")
+  local one = { { kind = "air_interdiction", side = "german", count = 3 }, { kind = "soviet_interdiction", side = "soviet", count = 1 } }
+  board({}, "soviet_interdiction", 8, { markers = one, vars = { soviet_interdiction_used = 1 } })
+  local ok, why = place("1005")
+  expect.refused(ok, why, "13.4", "used once this game")
+  expect.eq(I.soviet_uses(), 1)
+  board({}, "soviet_interdiction", 8, { vars = { soviet_interdiction_used = 2 } })
+  expect.eq(I.soviet_uses(), 3, "the campaign's three")
+  expect.accepted(place("1005"))
+end)
+
+-- Rule 13.4: a Soviet interdiction marker declared for the German is a contradiction `check`
+-- names at the marker (the kind makes it a Soviet use whatever side the file gives).
+kessel.test("case_13_4_a_soviet_marker_of_another_side_is_a_check_problem", function()
+  local I = require("rules.interdiction")
+  board({}, "soviet_interdiction", 8, { markers = { { kind = "soviet_interdiction", side = "soviet" },
+    { kind = "soviet_interdiction", side = "german" } } })
+  local problems = I.soviet_marker_problems()
+  expect.eq(#problems, 1)
+  expect.eq(problems[1].marker, 1, "the second marker, id 1")
+  expect.truthy(problems[1].message:find("13.4", 1, true), problems[1].message)
+  board({}, "soviet_interdiction", 8)
+  expect.eq(#I.soviet_marker_problems(), 0, "the campaign's markers")
+end)
