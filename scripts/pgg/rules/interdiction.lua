@@ -69,9 +69,11 @@ local function times(n) return NUMBER_WORDS[n] or string.format("%d times", n) e
 -- interdiction marker declared for another side (its kind makes it a Soviet use all the same, so
 -- the side the scenario wrote would be silently ignored).
 function I.soviet_marker_problems()
-  local problems = {}
+  local problems, said = {}, {}
   for _, m in ipairs(kessel.markers.all{ kind = I.SOVIET_KIND }) do
-    if m.side ~= C.SOVIET then
+    -- (once per side named: the markers of one `count` share a table of the file)
+    if m.side ~= C.SOVIET and not said[tostring(m.side)] then
+      said[tostring(m.side)] = true
       problems[#problems + 1] = { marker = m.id, message = string.format(
         "marker %s is a Soviet interdiction marker declared for side `%s`: only the Soviet places them, and each counts as one of his uses a game [13.4] (give it side = \"soviet\")",
         tostring(m.id), tostring(m.side)) }

@@ -260,8 +260,53 @@ function S.mark(side)
   end
 end
 
--- [11.1] [11.2] supply edges a scenario names that no map has
-kessel.on("check", function() return C.supply_edge_problems() end)
+-- [11.2] A Soviet side whose units could never be in supply, as `check` problems: combat units
+-- and no leader at all, or leaders none of whom could ever trace a line of supply to the supply
+-- edges, judged on the map alone (lake hexes and hexsides, swamp entered but not passed [6.7]),
+-- from where each stands or the area he enters by. Soviet supply runs only through a leader, so
+-- such a scenario plays every Soviet unit at half strength and half movement all game [11.3];
+-- a cut of the map has no leader unless the scenario gives one, and nothing said so.
+function S.leader_problems()
+  local combat, leaders = 0, {}
+  for _, u in ipairs(kessel.units.all{ side = C.SOVIET }) do
+    if u.location == "map" or u.location == "pending" then
+      if C.is_leader(u) then leaders[#leaders + 1] = u else combat = combat + 1 end
+    end
+  end
+  if combat == 0 then return {} end
+  local edge = C.edge_text(C.SOVIET)
+  if #leaders == 0 then
+    return { { message = string.format(
+      "the Soviet side has %d combat unit(s) and no leader: a Soviet unit is in supply only within its leader's rating of a leader with a line of supply to %s [11.2], so every one would be out of supply all game; give the Soviet a leader (type = \"leader\", faces = [\"0-3-10\"], attrs = { rating = 3 })",
+      combat, edge) } }
+  end
+  local from = {}
+  for _, l in ipairs(leaders) do
+    if l.location == "map" then
+      from[#from + 1] = l.hex
+    else
+      for _, h in ipairs(kessel.map.area(l.enter_area or "") or {}) do from[#from + 1] = h end
+    end
+  end
+  local sets = terrain_sets()
+  local lines = #from > 0 and kessel.paths.trace_costs{
+    from = from, budget = 1e6, step = { class = "infantry", side = C.SOVIET },
+    passage = { blocked = kessel.hexset(sets.lake), enter_only = sets.swamp }, target = sets.soviet_edge,
+  } or {}
+  for _, h in ipairs(from) do
+    if lines[h] then return {} end
+  end
+  return { { unit = leaders[1].id, message = string.format(
+    "no Soviet leader could ever trace a line of supply to %s (lakes and swamp stand in the way, or the edge is not on this map's side of them) [11.2]: a Soviet unit is in supply only through such a leader, so every one would be out of supply all game; set the leaders up where a line can run, or name the edges they trace to (soviet_supply_edges)",
+    edge) } }
+end
+
+-- [11.1] [11.2] supply edges a scenario names that no map has; a Soviet side with no way to supply
+kessel.on("check", function()
+  local problems = C.supply_edge_problems()
+  if #problems > 0 then return problems end
+  return S.leader_problems()
+end)
 
 kessel.on("step_start", function()
   if C.in_movement_phase() then S.mark(C.phasing()) end

@@ -162,6 +162,35 @@ kessel.test("case_11_1_11_2_a_supply_edge_no_map_has_is_a_check_problem", functi
   expect.eq(#C.supply_edge_problems(), 0, "the campaign's edges")
 end)
 
+-- Rule 11.2: a scenario whose Soviet units could never be in supply (no leader, or no leader who
+-- could ever reach the supply edge) is a `check` problem (S.leader_problems, the check hook's
+-- list); before, `kessel check` passed it and every Soviet unit played out of supply.
+kessel.test("case_11_2_a_soviet_side_no_leader_could_supply_is_a_check_problem", function()
+  local S = require("rules.supply")
+  local lake = {}
+  for r = 1, 5 do lake[string.format("08%02d", r)] = "lake" end
+  local function board(units, terrain)
+    kessel.setup{ map = { columns = 12, rows = 5, terrain = terrain, areas = { E = { "1203" }, W = { "0103" } } },
+      step = "soviet_movement", turn = 5, units = units }
+  end
+  board{ rifle("r", "0403") }
+  local problems = S.leader_problems()
+  expect.eq(#problems, 1, "a rifle division and no leader")
+  expect.truthy(problems[1].message:find("no leader", 1, true) and problems[1].message:find("11.2", 1, true), problems[1].message)
+  board({ rifle("r", "0403"), leader("l", "0503", 3) }, lake)
+  problems = S.leader_problems()
+  expect.eq(#problems, 1, "the lake down column 08 cuts him off from the east edge for good")
+  expect.eq(problems[1].unit, "l")
+  board({ rifle("r", "0403"), leader("l", "0503", 3), leader("k", nil, 3, { enter = { turn = 6, area = "E" } }) }, lake)
+  expect.eq(#S.leader_problems(), 0, "a leader who comes in east of the lake")
+  board({ rifle("r", "0403"), leader("k", nil, 3, { enter = { turn = 6, area = "W" } }) }, lake)
+  expect.eq(#S.leader_problems(), 1, "nor one who comes in west of it")
+  board({ rifle("r", "0403"), leader("l", "0503", 3) })
+  expect.eq(#S.leader_problems(), 0, "a leader with a way east, whatever the Germans do in the game")
+  board{ pz("g", "0403") }
+  expect.eq(#S.leader_problems(), 0, "no Soviet unit at all: nothing to supply")
+end)
+
 -- Rule 11.2 + WBC09 #13
 kessel.test("case_11_2_wbc09_13_loc_not_through_swamp", function()
   local S = require("rules.supply")
