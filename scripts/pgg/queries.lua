@@ -482,7 +482,7 @@ kessel.queries.declare{
 kessel.queries.declare{
   id = "score", rule = "15",
   description = "Who owns each objective hex now (a combat unit in it, else the last to enter or pass through it) "
-    .. "and the score if the game ended now: the cities the German holds with a line to the west edge, "
+    .. "and the score if the game ended now: the cities the German holds with a line to his supply edge (the west edge in the campaign), "
     .. "German divisions destroyed, Soviet recaptures, VP, the level and where the points come from [15]",
   params = {},
   fn = function()
