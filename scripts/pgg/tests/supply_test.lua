@@ -169,9 +169,10 @@ kessel.test("case_11_2_a_soviet_side_no_leader_could_supply_is_a_check_problem",
   local S = require("rules.supply")
   local lake = {}
   for r = 1, 5 do lake[string.format("08%02d", r)] = "lake" end
-  local function board(units, terrain)
+  local objectives = { { name = "Town", hexes = { "0603" }, vp = 5, side = "german" } }
+  local function board(units, terrain, objs)
     kessel.setup{ map = { columns = 12, rows = 5, terrain = terrain, areas = { E = { "1203" }, W = { "0103" } } },
-      step = "soviet_movement", turn = 5, units = units }
+      step = "soviet_movement", turn = 5, units = units, objectives = objs or objectives }
   end
   board{ rifle("r", "0403") }
   local problems = S.leader_problems()
@@ -189,6 +190,12 @@ kessel.test("case_11_2_a_soviet_side_no_leader_could_supply_is_a_check_problem",
   expect.eq(#S.leader_problems(), 0, "a leader with a way east, whatever the Germans do in the game")
   board{ pz("g", "0403") }
   expect.eq(#S.leader_problems(), 0, "no Soviet unit at all: nothing to supply")
+  -- a skeleton being filled in, with no objectives yet, may have its first Soviet unit before its
+  -- leader (the scenario guide checks after each unit added)
+  board({ rifle("r", "0403") }, nil, {})
+  expect.eq(#S.leader_problems(), 0, "no objectives yet")
+  board({ rifle("r", "0403"), leader("l", "0503", 3) }, lake, {})
+  expect.eq(#S.leader_problems(), 1, "a leader cut off for good is a problem all the same")
 end)
 
 -- Rule 11.2 + WBC09 #13
