@@ -260,20 +260,24 @@ end
 
 -- Values derived from the map alone ---------------------------------------------------------------
 --
--- The map does not change during a game, but a test file builds one map after another, of the same
--- size or not, and the engine names no map (kessel.game.revision() changes at every event, far more
--- often than the map). The map can only change with the whole state (a set-up, a loaded save), and
--- kessel.units.changed_since answers nil exactly then (an undo and a refused action rolled back
--- too, which costs a rebuild, never a stale read). C.per_map(key, fn) works a value out once per
--- map on that ground; C.map_epoch() counts the maps seen, for a cache kept elsewhere.
+-- The PGG map does not change during a game, but a test file builds one map after another, of the
+-- same size or not, and the engine names no map (kessel.game.revision() changes at every event,
+-- far more often than the map). The map changes with the whole state (a set-up, a loaded save),
+-- which kessel.units.changed_since reports by answering nil (an undo and a refused action rolled
+-- back too, which costs a rebuild, never a stale read), or by an event of the three kinds that
+-- change it in play (kessel.emit.terrain, .hexside, .tag: none in the PGG rules, but a variant's
+-- rule may), whose hooks start afresh too. C.per_map(key, fn) works a value out once per map on
+-- that ground; C.map_epoch() counts the maps seen, for a cache kept elsewhere.
 local map_kept, map_rev, map_epoch = {}, nil, 0
+local function map_changed() map_kept, map_epoch = {}, map_epoch + 1 end
 local function map_current()
   local r = kessel.game.revision()
   if r == map_rev then return end
-  if map_rev == nil or kessel.units.changed_since(map_rev) == nil then
-    map_kept, map_epoch = {}, map_epoch + 1
-  end
+  if map_rev == nil or kessel.units.changed_since(map_rev) == nil then map_changed() end
   map_rev = r
+end
+for _, kind in ipairs({ "terrain_set", "hexside_set", "hex_tagged" }) do
+  kessel.on("event:" .. kind, map_changed)
 end
 function C.per_map(key, fn)
   map_current()

@@ -31,6 +31,17 @@ kessel.test("map_caches_terrain_lists_follow_the_map_not_its_size", function()
   expect.truthy(S.in_supply("g", "combat"), "clear again: the wall was the other map's")
 end)
 
+-- Rule 11.1 [6.7]: a map changed in play (a variant's rule turning hexes to swamp with
+-- kessel.emit.terrain) is another map for what the rules keep.
+kessel.test("map_caches_terrain_lists_follow_a_map_changed_in_play", function()
+  local S = require("rules.supply")
+  big{ inf("g", "0610") }
+  expect.truthy(S.in_supply("g", "combat"), "clear map")
+  for r = 1, 25 do kessel.emit.terrain(string.format("03%02d", r), "swamp") end
+  local ok, why = S.in_supply("g", "combat")
+  expect.falsy(ok, "the wall laid in play stops the line: " .. tostring(why))
+end)
+
 -- Rule 6.4 (the columns are the printed ones: a map cut east of them has none)
 kessel.test("map_caches_columns_01_02_follow_the_map", function()
   local M = require("rules.movement")
