@@ -189,20 +189,10 @@ function L.line_to_east(l)
   return found ~= nil
 end
 
--- A scenario parameter of evacuation: in an inline test position (no scenario) the game variable
--- of the same name when set, else the scenario's [vars] or the default declared in
--- scenario_vars.lua.
-local function evac_param(key)
-  if kessel.scenario.name() == nil then
-    local v = kessel.game.var(key)
-    if v ~= nil then return v end
-  end
-  return kessel.scenario.var(key)
-end
-
--- Where evacuated leaders come back, and how many may be evacuated in a game [10.4].
-function L.evacuation_area() return evac_param("evacuation_area") end
-function L.evacuation_max() return evac_param("evacuation_max") end
+-- Where evacuated leaders come back, and how many may be evacuated in a game [10.4]: scenario
+-- parameters (C.scenario_param: an inline test position may give them as game variables).
+function L.evacuation_area() return C.scenario_param("evacuation_area") end
+function L.evacuation_max() return C.scenario_param("evacuation_max") end
 
 local function evacuation_on()
   return C.option("leader_evacuation") and not C.option("wbc09_05_no_leader_evacuation")
