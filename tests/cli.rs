@@ -2959,3 +2959,56 @@ fn script_goes_on_from_a_save_and_undoes_into_it() {
         r.stderr
     );
 }
+
+/// A ruleset's `check` hook may note something without refusing the scenario (`note = true`):
+/// `kessel check` passes and prints it, located at the unit's line, as it prints an error; a
+/// `note` that is not a boolean is an error naming the hook.
+#[test]
+fn check_prints_the_rulesets_notes_and_still_passes() {
+    let dir = crate::util::scratch("check-hook-notes");
+    kessel_test_support::copy_dir(&crate::util::root().join("core/tests/fixtures/toy"), &dir);
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("read");
+    let with = |note: &str| {
+        std::fs::write(
+            &init,
+            format!(
+                "{text}\nkessel.on(\"check\", function() return {{ {{ unit = \"r1\", message = \"r1 stands alone [T99]\", note = {note} }} }} end)\n"
+            ),
+        )
+        .expect("write");
+        kessel(&["check", &dir.join("scenario.toml").to_string_lossy()])
+    };
+    let r = with("true");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // at r1's table: its `[[units]]` line
+    let scenario = std::fs::read_to_string(dir.join("scenario.toml")).expect("read");
+    let lines: Vec<&str> = scenario.lines().collect();
+    let id_line = lines
+        .iter()
+        .position(|l| l.contains("id = \"r1\""))
+        .expect("r1's table");
+    let table = lines[..id_line]
+        .iter()
+        .rposition(|l| l.trim() == "[[units]]")
+        .expect("its header")
+        + 1;
+    let note = format!("scenario.toml:{table}: r1 stands alone [T99]");
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("  note ") && l.ends_with(&note)),
+        "{note} in {}",
+        r.stdout
+    );
+    let r = with("false");
+    assert_ne!(r.code, 0, "a problem refuses the scenario: {}", r.stdout);
+    assert!(r.stderr.contains("r1 stands alone [T99]"), "{}", r.stderr);
+    let r = with("\"yes\"");
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("init.lua:") && r.stderr.contains("`note` is the string \"yes\""),
+        "{}",
+        r.stderr
+    );
+}

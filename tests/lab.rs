@@ -772,9 +772,10 @@ fn simulate_and_campaign_take_the_call_limits() {
         "1",
     ]);
     assert_ne!(r.code, 0, "{}", r.stdout);
+    // (run out in the VM or by a native call's charge, whichever comes first as the rules load)
     assert!(
-        r.stderr
-            .contains("instruction budget exceeded (1 million instructions in one call"),
+        r.stderr.contains("instruction budget exceeded")
+            && r.stderr.contains("1 million instructions"),
         "{}",
         r.stderr
     );

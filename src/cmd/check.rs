@@ -97,6 +97,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    // what the ruleset's own checks note without refusing the scenario
+    for note in engine.check_notes() {
+        say!("  note       {note}");
+    }
     let mut terrain: BTreeMap<&str, usize> = BTreeMap::new();
     for h in map.hexes() {
         *terrain

@@ -5,9 +5,11 @@ use super::{hooks, Engine, EngineError};
 use crate::error::{LoadError, LoadErrors};
 
 impl Engine {
-    pub(super) fn check_scenario(&self) -> Result<(), EngineError> {
+    /// The notes the ruleset's `check` hooks gave (problems marked `note = true`) come back for
+    /// [`Engine::check_notes`]; every other problem is an error.
+    pub(super) fn check_scenario(&self) -> Result<Vec<crate::error::Located>, EngineError> {
         let Some(sc) = self.scenario() else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         let mut errors = Vec::new();
         {
@@ -196,6 +198,7 @@ impl Engine {
         let problems = self
             .host
             .guarded(|lua| hooks::call_check_hooks(lua, &self.world))?;
+        let mut notes = Vec::new();
         for p in problems {
             let line = (p.unit.as_deref().and_then(|u| sc.unit_line(u)))
                 .or_else(|| p.var.as_ref().and_then(|v| sc.var_lines.get(v).copied()))
@@ -206,10 +209,15 @@ impl Engine {
                         .find(|(ids, _)| ids.contains(&id))
                         .map(|(_, line)| *line)
                 });
-            errors.push(LoadError::new(&sc.path, line, p.message));
+            let found = LoadError::new(&sc.path, line, p.message);
+            if p.note {
+                notes.push(found);
+            } else {
+                errors.push(found);
+            }
         }
         if errors.is_empty() {
-            Ok(())
+            Ok(LoadErrors(notes).located())
         } else {
             Err(EngineError::Load(LoadErrors(errors)))
         }

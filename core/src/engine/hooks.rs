@@ -26,6 +26,9 @@ pub struct CheckProblem {
     pub marker: Option<u32>,
     /// What is wrong.
     pub message: String,
+    /// `note = true`: something a designer should know that does not stop the scenario loading
+    /// (`kessel check` prints it as a note).
+    pub note: bool,
 }
 
 pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<CheckProblem>> {
@@ -43,7 +46,7 @@ pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<CheckProb
 }
 
 /// The problems a `check` hook returned. Anything but nil or a list of `{unit=, var=, marker=,
-/// message=}` is an error naming the hook (`file:line:` where it is defined, first, as every
+/// message=, note=}` is an error naming the hook (`file:line:` where it is defined, first, as every
 /// located error) and what it returned.
 fn check_problems(
     lua: &Lua,
@@ -54,7 +57,7 @@ fn check_problems(
     let show = show_value;
     let bad = |what: String| {
         mlua::Error::runtime(format!(
-            "{}: the check hook defined here returned {what}; a check hook returns nil or a list of {{message=, and unit=, var= or marker=}} problems",
+            "{}: the check hook defined here returned {what}; a check hook returns nil or a list of {{message=, and unit=, var= or marker=, and note=true for a note}} problems",
             hook_place(f)
         ))
     };
@@ -75,7 +78,7 @@ fn check_problems(
                 crate::script::api::strict_keys(
                     &t,
                     &format!("problem {}", i + 1),
-                    &["message", "unit", "var", "marker"],
+                    &["message", "unit", "var", "marker", "note"],
                 )
                 .map_err(|e| bad(crate::script::bare_error(&e)))?;
                 t
@@ -129,11 +132,22 @@ fn check_problems(
                 )))
             }
         };
+        let note = match item.get::<V>("note")? {
+            V::Nil => false,
+            V::Boolean(b) => b,
+            other => {
+                return Err(bad(format!(
+                    "a problem whose `note` is {} (true for a note, left out for a problem)",
+                    show(&other)
+                )))
+            }
+        };
         out.push(CheckProblem {
             unit,
             var,
             marker,
             message,
+            note,
         });
     }
     Ok(out)

@@ -139,6 +139,9 @@ pub struct Engine {
     /// Set when a save loaded whose scenario or rule files have changed since it was saved (see
     /// [`Engine::save_changed_note`]).
     save_changed: Option<String>,
+    /// What the ruleset's `check` hooks noted when the scenario loaded (see
+    /// [`Engine::check_notes`]).
+    check_notes: Vec<crate::error::Located>,
 }
 
 impl Engine {
@@ -153,6 +156,12 @@ impl Engine {
     /// drawn differently (a changed turn count or objective leaves the state as it was).
     pub fn save_changed_note(&self) -> Option<&str> {
         self.save_changed.as_deref()
+    }
+
+    /// What the ruleset's `check` hooks noted about the scenario as it loaded: problems they
+    /// marked `note = true`, which do not stop it loading, located like errors.
+    pub fn check_notes(&self) -> &[crate::error::Located] {
+        &self.check_notes
     }
 
     /// The current state.

@@ -209,7 +209,7 @@ impl Engine {
                     message,
                 })?;
         }
-        engine.check_scenario()?;
+        engine.check_notes = engine.check_scenario()?;
         engine.run_setup_hooks()?;
         Ok((engine, report))
     }
@@ -262,6 +262,7 @@ impl Engine {
             profile_arg: None,
             ai_variation: 0,
             save_changed: None,
+            check_notes: Vec::new(),
         })
     }
 

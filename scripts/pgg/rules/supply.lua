@@ -279,8 +279,10 @@ function S.leader_problems()
   if combat == 0 then return {} end
   local edge = C.edge_text(C.SOVIET)
   if #leaders == 0 then
-    if #require("rules.victory").objectives() == 0 then return {} end
-    return { { message = string.format(
+    -- a skeleton being filled in (no objectives yet) may have its first Soviet unit before its
+    -- leader (the scenario guide checks after each unit added): there it is a note
+    local filling_in = #require("rules.victory").objectives() == 0
+    return { { note = filling_in, message = string.format(
       "the Soviet side has %d combat unit(s) and no leader: a Soviet unit is in supply only within its leader's rating of a leader with a line of supply to %s [11.2], so every one would be out of supply all game; give the Soviet a leader (type = \"leader\", faces = [\"0-3-10\"], attrs = { rating = 3 })",
       combat, edge) } }
   end

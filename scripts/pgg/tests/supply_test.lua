@@ -164,7 +164,8 @@ end)
 
 -- Rule 11.2: a scenario whose Soviet units could never be in supply (no leader, or no leader who
 -- could ever reach the supply edge) is a `check` problem (S.leader_problems, the check hook's
--- list); before, `kessel check` passed it and every Soviet unit played out of supply.
+-- list), a note while it has no objectives yet; before, `kessel check` passed it in silence and
+-- every Soviet unit played out of supply.
 kessel.test("case_11_2_a_soviet_side_no_leader_could_supply_is_a_check_problem", function()
   local S = require("rules.supply")
   local lake = {}
@@ -193,7 +194,11 @@ kessel.test("case_11_2_a_soviet_side_no_leader_could_supply_is_a_check_problem",
   -- a skeleton being filled in, with no objectives yet, may have its first Soviet unit before its
   -- leader (the scenario guide checks after each unit added)
   board({ rifle("r", "0403") }, nil, {})
-  expect.eq(#S.leader_problems(), 0, "no objectives yet")
+  problems = S.leader_problems()
+  expect.eq(#problems, 1, "no objectives yet: said all the same")
+  expect.eq(problems[1].note, true, "as a note, which `kessel check` prints and passes")
+  board{ rifle("r", "0403") }
+  expect.eq(S.leader_problems()[1].note, false, "with objectives, a problem")
   board({ rifle("r", "0403"), leader("l", "0503", 3) }, lake, {})
   expect.eq(#S.leader_problems(), 1, "a leader cut off for good is a problem all the same")
 end)
