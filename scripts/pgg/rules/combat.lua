@@ -823,7 +823,9 @@ function K.attack_reasons(a, command)
       local defenders = K.defenders_at(t)
       local enemy = false
       for _, d in ipairs(kessel.units.at(t)) do if d.side ~= side then enemy = true end end
-      if not enemy then no("9.1", "%s holds no enemy unit", t)
+      -- "enemy" is the phasing side's: name both sides, since a refused attack may list a unit
+      -- of the other side among the attackers, whose enemy the hex does hold
+      if not enemy then no("9.1", "%s holds no %s unit for the %s to attack", t, C.side_name(C.other(side)), C.side_name(side))
       else
         -- [9.1] a unit is attacked at most once a phase: say which units were, so that a GM can
         -- check it against the combats made

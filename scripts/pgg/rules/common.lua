@@ -101,7 +101,8 @@ end
 -- Why `a` may not be taken by the side that sent it, or nil. Only the side whose decision it is
 -- acts [4]: the engine records and passes the sender (`a.side`), the rules refuse the others.
 local SIDE_NAMES = { soviet = "Soviet", german = "German" }
-local function side_name(side) return SIDE_NAMES[side] or tostring(side) end
+function C.side_name(side) return SIDE_NAMES[side] or tostring(side) end
+local side_name = C.side_name
 
 function C.actor_reason(a)
   local by = a.side

@@ -195,7 +195,9 @@ function O.reasons(a)
         from, other, target)
     end
   end
-  if not C.enemy_at(target, side) then no("6.5", "%s holds no enemy unit", target) end
+  if not C.enemy_at(target, side) then
+    no("6.5", "%s holds no %s unit for the %s to overrun", target, C.side_name(C.other(side)), C.side_name(side))
+  end
   -- [6.37] WBC09 #6 overrunners who clear the hex enter it, moving into it: the German may ask for
   -- a rail cut there, as on a move; it goes down only if they enter the hex
   if a.rail_cut and #units > 0 then

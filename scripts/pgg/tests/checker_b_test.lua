@@ -210,7 +210,7 @@ kessel.test("case_6_5_the_odds_query_for_an_overrun_refuses_what_no_overrun_coul
   refused({ "p1", "p4" }, { "0402" }, "6.5", "from one hex")
   refused({ "gl" }, { "0402" }, "6.5", "combat units")
   refused({ "s2" }, { "0403" }, "6.5", "phasing player")
-  refused({ "p1", "p2" }, { "0403" }, "6.5", "no enemy")
+  refused({ "p1", "p2" }, { "0403" }, "6.5", "0403 holds no Soviet unit for the German to overrun")
   for _, flag in ipairs({ "yes", 1 }) do
     local ok, err = pcall(kessel.queries.ask, "odds", { units = { "p1" }, targets = { "0402" }, overrun = flag })
     expect.falsy(ok, "overrun = " .. tostring(flag))

@@ -57,10 +57,12 @@ kessel.test("case_9_1_attacker_must_be_phasing_and_adjacent", function()
   setup{ pz("g", "0303"), rifle("s", "0403"), rifle("s2", "0606") }
   local ok, r = attack({ "s" }, { "0303" })
   expect.refused(ok, r, "9.1", "phasing player")
+  -- the German panzer in 0303 is the Soviet rifle's enemy: the reason names whose enemy is meant
+  expect.refused(ok, r, "9.1", "0303 holds no Soviet unit for the German to attack")
   ok, r = attack({ "g" }, { "0606" })
   expect.refused(ok, r, "9.1", "not next to 0606")
   ok, r = attack({ "g" }, { "0302" })
-  expect.refused(ok, r, "9.1", "holds no enemy unit")
+  expect.refused(ok, r, "9.1", "0302 holds no Soviet unit for the German to attack")
 end)
 
 -- Rule 9.1: each unit attacks at most once a phase; each unit is attacked at most once a phase.

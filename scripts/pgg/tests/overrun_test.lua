@@ -59,6 +59,10 @@ kessel.test("case_6_5_overrun_conditions", function()
   setup{ pz("a", "0303", nil, { flags = { "disrupted" } }), rifle("s", "0403") }
   ok, r = overrun({ "a" }, "0403")
   expect.refused(ok, r, "6.6", "disrupted")
+  -- a hex of the overrunner's own side: the reason says whose units the target lacks
+  setup{ pz("a", "0303"), pz("b", "0403") }
+  ok, r = overrun({ "a" }, "0403")
+  expect.refused(ok, r, "6.5", "0403 holds no Soviet unit for the German to overrun")
 end)
 
 -- Rule 6.6: a defender who suffers any loss or retreat is disrupted; not after Eng.
