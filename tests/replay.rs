@@ -77,7 +77,7 @@ fn replay_says_which_action_no_longer_plays_and_saves_what_does() {
     let again = kessel(&["replay", &kept]);
     assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
     assert!(
-        again.stdout.contains("all 1 action replay"),
+        again.stdout.contains("its 1 action replays"),
         "{}",
         again.stdout
     );

@@ -241,6 +241,38 @@ fn a_profile_added_beside_the_games_own_leaves_its_saves_as_they_were() {
     );
 }
 
+/// A profile given by its path lies outside the ruleset: an edit of it is a change of what the
+/// game is played with, said on load as an edit of the ruleset's own profile is.
+#[test]
+fn a_profile_given_by_path_is_part_of_the_game_its_saves_name() {
+    let dir = kessel_test_support::toy_copy("path-profile");
+    // (the toy's scenario folder is its ruleset folder: the GM's profiles are kept elsewhere)
+    let tournament = kessel_test_support::scratch("path-profile-tournament");
+    let mine = tournament.join("mine.toml");
+    std::fs::copy(dir.join("profiles/open.toml"), &mine).expect("copy");
+    let mine_s = mine.to_string_lossy().into_owned();
+    let mut e = Engine::load(
+        &dir.join("scenario.toml"),
+        Some(&mine_s),
+        3,
+        Limits::default(),
+    )
+    .expect("load");
+    play(&mut e, 4);
+    let path = dir.join("game.json");
+    std::fs::write(&path, e.save_as(&path, &Default::default()).expect("save")).expect("write");
+    let e = Engine::load_save(&path, Limits::default()).expect("load");
+    assert_eq!(e.save_changed_note(), None, "nothing changed yet");
+    let text = std::fs::read_to_string(&mine).expect("read");
+    std::fs::write(&mine, format!("{text}\n# edited between rounds\n")).expect("write");
+    let e = Engine::load_save(&path, Limits::default()).expect("load");
+    assert!(
+        e.save_changed_note().is_some(),
+        "the profile file the game was played under is part of it: {:?}",
+        e.save_changed_note()
+    );
+}
+
 #[test]
 fn undo_takes_back_exactly_one_action() {
     let mut e = engine(1);

@@ -39,10 +39,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let actions = |n: usize| super::count(n, "action", "actions");
     match &replayed.stop {
         None => {
-            println!(
-                "{shown}: all {} replay under the files now in place ({at})",
-                actions(replayed.of)
-            );
+            let all = match replayed.of {
+                1 => "its 1 action replays".to_string(),
+                n => format!("all {n} actions replay"),
+            };
+            println!("{shown}: {all} under the files now in place ({at})");
             if let Some(note) = engine.save_changed_note() {
                 println!("note: {}", kessel_core::error::printable(note));
             }
@@ -63,6 +64,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                      them: {why}",
                     actions(replayed.of)
                 ),
+            }
+            // what the players play again, as the save holds it, numbered as in its log
+            if !replayed.left_out.is_empty() {
+                println!("left out:");
+            }
+            for (i, action) in replayed.left_out.iter().enumerate() {
+                let json = serde_json::to_string(action).unwrap_or_default();
+                println!(
+                    "  {:>4}  {}",
+                    replayed.replayed + i + 1,
+                    kessel_core::error::printable(&json)
+                );
             }
         }
     }

@@ -216,6 +216,12 @@ impl Engine {
             (self.profile_arg.as_deref()).map(|p| Engine::profile_path(&self.ruleset_dir, p));
         rules.retain(|f| !f.starts_with(&profiles) || in_use.as_deref() == Some(f.as_path()));
         rules.sort();
+        // a profile given by its path, or found among the user's profiles, lies outside the
+        // ruleset: its options are part of what the game is played with all the same (a GM's
+        // edited `wbc2010.toml` replayed old saves without a word)
+        if let Some(p) = in_use.filter(|p| p.is_file() && !rules.contains(p)) {
+            files.push(p);
+        }
         files.extend(rules);
         let name = |f: &Path| -> String {
             if let Ok(rel) = f.strip_prefix(&self.ruleset_dir) {
@@ -503,6 +509,7 @@ impl Engine {
                 replayed: of,
                 of,
                 stop: None,
+                left_out: Vec::new(),
             };
             return Ok((engine, save.players, all));
         }
@@ -651,6 +658,7 @@ impl Engine {
                     action: Some(i + 1),
                     why,
                 }),
+                left_out: save.log[i..].iter().map(|e| e.action.clone()).collect(),
             });
         }
         let hash = format!("{:016x}", engine.state().hash());
@@ -669,6 +677,7 @@ impl Engine {
                         save.state_hash
                     ),
                 }),
+                left_out: Vec::new(),
             });
         }
         if changed {
@@ -683,12 +692,13 @@ impl Engine {
             replayed: of,
             of,
             stop: None,
+            left_out: Vec::new(),
         })
     }
 }
 
 /// How far a save's log replayed under the files now in place ([`Engine::replay_what_replays`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Replayed {
     /// Actions replayed as recorded, from the first.
     pub replayed: usize,
@@ -696,6 +706,9 @@ pub struct Replayed {
     pub of: usize,
     /// Where and why the replay stopped: `None` when the whole game replayed to the saved state.
     pub stop: Option<ReplayStop>,
+    /// The actions left out, from the one that no longer replays on, for the players to play
+    /// again (empty when every action replayed).
+    pub left_out: Vec<crate::action::Action>,
 }
 
 /// Why a replay stopped (see [`Replayed`]).
