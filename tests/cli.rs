@@ -3012,3 +3012,49 @@ fn check_prints_the_rulesets_notes_and_still_passes() {
         r.stderr
     );
 }
+
+/// `kessel odds --flag list` needs no strengths; any other call without both is refused, saying
+/// so; read under a scenario or a profile the odds say which profile (a GM comparing two).
+#[test]
+fn odds_lists_flags_without_strengths_and_names_its_profile() {
+    let r = kessel(&["odds", "--flag", "list"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("flags: ") && r.stdout.contains("major_city"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("odds column"), "{}", r.stdout);
+    let r = kessel(&["odds", "6"]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr
+            .contains("give the attack and the defence strength"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&[
+        "odds",
+        "6",
+        "2",
+        "--scenario",
+        "scenarios/pgg/campaign.toml",
+        "--profile",
+        "wbc2009",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("profile wbc2009\n"), "{}", r.stdout);
+    let r = kessel(&["odds", "6", "2"]);
+    assert!(!r.stdout.contains("profile"), "{}", r.stdout);
+    let r = kessel(&[
+        "odds",
+        "6",
+        "2",
+        "--scenario",
+        "scenarios/pgg/campaign.toml",
+        "--profile",
+        "wbc2010",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("given by its path"), "{}", r.stderr);
+}

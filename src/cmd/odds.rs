@@ -9,10 +9,10 @@ use std::process::ExitCode;
 /// Arguments of `kessel odds`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Total attack strength.
-    attack: i32,
-    /// Total defence strength.
-    defense: i32,
+    /// Total attack strength (not needed with `--flag list`).
+    attack: Option<i32>,
+    /// Total defence strength (not needed with `--flag list`).
+    defense: Option<i32>,
     /// Modifier flags the ruleset knows (PGG: `forest`, `river`, `major_city`, `out_of_supply`);
     /// repeatable. `--flag list` shows them.
     #[arg(long = "flag", short = 'f')]
@@ -51,15 +51,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => ruleset_engine(&args)?,
     };
+    // `--flag list` asks the ruleset for its flags: no strengths are needed for that
+    let listing = args.flags.iter().any(|f| f == "list");
+    let (attack, defense) = match (args.attack, args.defense) {
+        (Some(a), Some(d)) => (a, d),
+        (None, None) if listing => (1, 1),
+        _ => anyhow::bail!(
+            "give the attack and the defence strength, as `kessel odds 6 2` (only `--flag list` goes without them)"
+        ),
+    };
     let report = engine
         .odds(
             &args.table,
-            args.attack,
-            args.defense,
+            attack,
+            defense,
             (args.shift, args.drm),
             &args.flags,
         )
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    if listing && args.attack.is_none() {
+        for m in &report.modifiers {
+            println!("{m}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    // which interpretation the odds are read under: a GM comparing two profiles must see it
+    let profile = engine.options().profile.clone();
+    if args.scenario.is_some() || args.profile.is_some() {
+        let shown = if profile.is_empty() {
+            "defaults"
+        } else {
+            profile.as_str()
+        };
+        println!("profile {shown}");
+    }
     print!("{}", report_text(&report));
     Ok(ExitCode::SUCCESS)
 }

@@ -90,7 +90,9 @@ impl Engine {
                         crate::script::display_path(user)
                     )
                 })
-                .unwrap_or_default();
+                .unwrap_or_else(|| {
+                    format!("; a profile file kept elsewhere is given by its path (`{profile}.toml` in this folder, `tournament/{profile}.toml`)")
+                });
             return Err(crate::error::LoadError::new(
                 &path,
                 None,
