@@ -258,6 +258,15 @@ fn the_html_report_is_self_contained_and_has_the_charts() {
     // the objective map: Toytown's hex drawn and labelled
     assert!(page.contains("Toytown"), "objective map");
     assert!(page.contains("<h2>Objectives at the end</h2>"));
+    // the options that differ say what they are: their case and description
+    let profiles = page
+        .split("<h2>Profiles</h2>")
+        .nth(1)
+        .expect("the profiles table");
+    assert!(
+        profiles.contains("<code>stack_limit</code><br><small>[T6] "),
+        "{profiles}"
+    );
     // the statistics text is in the page as printed
     let first = r.stdout.lines().next().expect("stats");
     assert!(page.contains(first), "{first}");

@@ -665,7 +665,13 @@ fn options_table(header: &Header) -> String {
         vals.windows(2).any(|w| w[0] != w[1])
     };
     let show = |id: &String, out: &mut String| {
-        let _ = write!(out, "<tr><td><code>{}</code></td>", esc(id));
+        // the option's rule case and what it means, where the data file says
+        let note = header
+            .option_notes
+            .get(id)
+            .map(|n| format!("<br><small>{}</small>", esc(n)))
+            .unwrap_or_default();
+        let _ = write!(out, "<tr><td><code>{}</code>{note}</td>", esc(id));
         for p in &header.profiles {
             let v = p.options.get(id).map_or("—".to_string(), |v| v.to_string());
             let _ = write!(out, "<td>{}</td>", esc(&v));

@@ -236,6 +236,11 @@ pub fn header(
         variations: 1,
         ai_levels: ruleset.ai_levels.iter().map(|l| l.id.clone()).collect(),
         turns: Some([sc.first_turn, sc.first_turn + sc.turns.saturating_sub(1)]),
+        option_notes: ruleset
+            .options
+            .iter()
+            .map(|o| (o.id.clone(), format!("[{}] {}", o.rule, o.description)))
+            .collect(),
         seeds,
     })
 }

@@ -68,6 +68,11 @@ pub struct Header {
     /// outside them. (Left out by files written before it was recorded.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turns: Option<[u32; 2]>,
+    /// What each option is, as the ruleset declares it (`[rule] description`), so the report's
+    /// table of the profiles' options can say what a player is reading. (Left out by files
+    /// written before it was recorded.)
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub option_notes: BTreeMap<String, String>,
     /// The seed range and this file's slice of it.
     pub seeds: Seeds,
 }
@@ -939,6 +944,7 @@ mod tests {
                 variations: 1,
                 ai_levels: Vec::new(),
                 turns: None,
+                option_notes: BTreeMap::new(),
                 seeds: Seeds {
                     first: 1,
                     games: 4,

@@ -698,6 +698,7 @@ mod tests {
             variations: 1,
             ai_levels: Vec::new(),
             turns: None,
+            option_notes: BTreeMap::new(),
             seeds: Seeds {
                 first: 1,
                 games: 3,
