@@ -61,14 +61,25 @@ pub fn save_as(doc: &Document, dir: &Path) -> anyhow::Result<PathBuf> {
     // the map as the editor shows it: inside the folder at the same place, else beside the
     // scenario under its own name (and the scenario then names it so)
     write_atomic(&map_out, doc.map_text().as_bytes())?;
-    let text = doc
-        .scenario_text_edited()
-        .context("the scenario's text is not loaded")?;
+    // an extending scenario is copied as its file is (its data is not edited here), and the
+    // copy extends the same base, named from where the copy is
+    let text = match doc.scenario_bases.first() {
+        Some(_) => kessel_core::error::read_text(scenario, "scenario")?,
+        None => doc
+            .scenario_text_edited()
+            .context("the scenario's text is not loaded")?,
+    };
     let mut edit: toml_edit::DocumentMut = text
         .parse()
         .context("the scenario's text does not parse as TOML")?;
     if let Some(table) = edit.get_mut("scenario").and_then(|t| t.as_table_like_mut()) {
-        if let Some(rules) = &doc.ruleset_dir {
+        if let Some(base) = doc.scenario_bases.first() {
+            let rel = relative_to(dir, base).map_err(|e| anyhow::anyhow!("{e}"))?;
+            table.insert("extends", toml_edit::value(rel));
+        }
+        // (a ruleset the base names stays the base's: it is read from the base's folder)
+        let own_ruleset = doc.scenario_bases.is_empty() || table.contains_key("ruleset");
+        if let Some(rules) = doc.ruleset_dir.as_ref().filter(|_| own_ruleset) {
             let rel = relative_to(dir, rules).map_err(|e| anyhow::anyhow!("{e}"))?;
             table.insert("ruleset", toml_edit::value(rel));
         }
