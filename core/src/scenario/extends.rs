@@ -477,3 +477,241 @@ pub(super) fn read(path: &Path, text: &str) -> Result<Read, LoadErrors> {
 fn plain_message(e: &toml::de::Error) -> String {
     e.message().trim_end().to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Scenario;
+    use crate::error::LoadErrors;
+    use std::path::{Path, PathBuf};
+
+    /// A toy copy with `[vars]` in its scenario, and a `variant/` folder beside it.
+    fn toy(name: &str) -> PathBuf {
+        let dir = kessel_test_support::toy_copy(name);
+        let base = dir.join("scenario.toml");
+        let text = std::fs::read_to_string(&base).expect("toy scenario");
+        let text = format!("{text}\n[vars]\nweather = {{ rain = 1, snow = 2 }}\nroads = [1, 2]\n");
+        std::fs::write(&base, text).expect("write");
+        std::fs::create_dir_all(dir.join("variant")).expect("mkdir");
+        dir
+    }
+
+    fn write(path: &Path, text: &str) -> PathBuf {
+        std::fs::write(path, text).expect("write");
+        path.to_path_buf()
+    }
+
+    fn errors(path: &Path) -> LoadErrors {
+        Scenario::load(path).expect_err("refused")
+    }
+
+    /// The one error of a refused load, as `file:line: message` with the file's name alone.
+    fn said(e: &LoadErrors) -> String {
+        assert_eq!(e.0.len(), 1, "{e}");
+        let e = &e.0[0];
+        let file = e.file.file_name().unwrap_or_default().to_string_lossy();
+        format!("{file}:{}: {}", e.line.unwrap_or(0), e.message)
+    }
+
+    /// Each kind of value: a table merges key by key, a value and a list of values replace, the
+    /// lists of entries are added to, an entry naming a base's replaces it where it stood, and
+    /// `remove` takes one out. Paths the base gives stay the base's (the map beside it).
+    #[test]
+    fn the_merge_rule_for_each_kind_of_value() {
+        let dir = toy("extends_merge");
+        let v = write(
+            &dir.join("variant/v.toml"),
+            r#"[scenario]
+extends = "../scenario.toml"
+turns = 5
+
+[[units]]
+id = "r1"
+side = "red"
+type = "tank"
+faces = ["5-5-5"]
+at = "0103"
+
+[[units]]
+id = "b2"
+remove = true
+
+[[units]]
+id = "x9"
+side = "blue"
+type = "inf"
+faces = ["1-1-4"]
+at = "0603"
+
+[[levels]]
+name = "Blue win"
+max = -3
+
+[vars]
+weather = { snow = 7 }
+roads = [9]
+"#,
+        );
+        let sc = Scenario::load(&v).expect("the variant loads");
+        assert_eq!(sc.turns, 5, "a value replaces");
+        assert_eq!(sc.name, "Toy battle", "a key not given stays the base's");
+        assert_eq!(sc.map_path, dir.join("variant/../scenario.toml").parent().expect("dir").join("map.toml"));
+        let ids: Vec<&str> = sc.units.iter().map(|u| u.unit.id.as_str()).collect();
+        assert_eq!(ids, ["r1", "r2", "b1", "x9"], "replaced in place, removed, added last");
+        assert_eq!(sc.units[0].unit.kind, "tank", "the replacing table is the unit, whole");
+        assert_eq!(sc.levels[0].max, Some(-3));
+        assert_eq!(sc.levels.len(), 2);
+        assert_eq!(sc.vars["weather"], serde_json::json!({ "rain": 1, "snow": 7 }));
+        assert_eq!(sc.vars["roads"], serde_json::json!([9]), "a list of values replaces");
+        // each line is said in the file it is in
+        let (file, line) = sc.locate(sc.units[0].line);
+        assert_eq!((file, line), (v.as_path(), 5));
+        let (file, _) = sc.locate(sc.units[1].line);
+        assert_eq!(file, dir.join("variant/../scenario.toml"));
+        assert_eq!(sc.bases().count(), 1);
+        assert_eq!(sc.extends, Some(("../scenario.toml".to_string(), 2)));
+    }
+
+    /// A chain of three: each file's keys over the one below; `remove` and a replacement that
+    /// meet no base entry are refused at their line.
+    #[test]
+    fn a_chain_lays_each_file_over_the_next_and_a_remove_must_meet_an_entry() {
+        let dir = toy("extends_chain");
+        write(
+            &dir.join("variant/b.toml"),
+            "[scenario]\nextends = \"../scenario.toml\"\nturns = 4\nname = \"B\"\n",
+        );
+        let c = write(
+            &dir.join("variant/c.toml"),
+            "[scenario]\nextends = \"b.toml\"\nname = \"C\"\n",
+        );
+        let sc = Scenario::load(&c).expect("loads");
+        assert_eq!((sc.name.as_str(), sc.turns), ("C", 4));
+        assert_eq!(sc.files.len(), 3);
+        let bad = write(
+            &dir.join("variant/d.toml"),
+            "[scenario]\nextends = \"c.toml\"\n\n[[units]]\nid = \"zz\"\nremove = true\n",
+        );
+        let e = said(&errors(&bad));
+        assert!(
+            e.starts_with("d.toml:4: `remove = true`: the scenarios this one extends have no unit"),
+            "{e}"
+        );
+    }
+
+    /// A problem is said at the file and line where the value is: an unknown key in the
+    /// extending file, a hex off the map in the base, a unit id twice across the two.
+    #[test]
+    fn errors_name_the_file_and_line_of_the_value() {
+        let dir = toy("extends_errors");
+        let v = write(
+            &dir.join("variant/v.toml"),
+            "[scenario]\nextends = \"../scenario.toml\"\n\n[[units]]\nid = \"q\"\nside = \"red\"\ntype = \"inf\"\ncolour = 1\n",
+        );
+        let e = said(&errors(&v));
+        assert!(e.starts_with("v.toml:8: unknown field `colour`"), "{e}");
+        // a base's bad hex, said in the base
+        let base = dir.join("scenario.toml");
+        let text = std::fs::read_to_string(&base).expect("read");
+        let line = text.lines().position(|l| l == "at = \"0203\"").expect("r1's hex") + 1;
+        write(&base, &text.replacen("at = \"0203\"", "at = \"9999\"", 1));
+        write(
+            &v,
+            "[scenario]\nextends = \"../scenario.toml\"\nturns = 0\n",
+        );
+        let all = errors(&v);
+        let at = |file: &str| {
+            all.0
+                .iter()
+                .filter(|e| e.file.file_name().is_some_and(|n| n == file))
+                .map(|e| (e.line, e.message.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert!(
+            at("scenario.toml").iter().any(|(l, m)| *l == Some(line) && m.contains("9999")),
+            "{all}"
+        );
+        assert!(
+            at("v.toml").iter().any(|(l, m)| *l == Some(3) && m.contains("at least one turn")),
+            "{all}"
+        );
+    }
+
+    /// A file that extends itself, or a loop of two, is refused naming the files of the loop;
+    /// a chain past the limit is refused at the line that passes it.
+    #[test]
+    fn cycles_and_too_long_chains_are_refused() {
+        let dir = toy("extends_cycles");
+        let me = write(
+            &dir.join("variant/me.toml"),
+            "[scenario]\nextends = \"me.toml\"\n",
+        );
+        let e = said(&errors(&me));
+        assert!(e.starts_with("me.toml:2: `extends`: `me.toml` leads back"), "{e}");
+        write(&dir.join("variant/a.toml"), "[scenario]\nextends = \"b.toml\"\n");
+        let b = write(&dir.join("variant/b.toml"), "[scenario]\nextends = \"a.toml\"\n");
+        let e = said(&errors(&b));
+        assert!(e.starts_with("a.toml:2: `extends`: `b.toml` leads back"), "{e}");
+        let ring: Vec<&str> = e.rsplit(": ").next().unwrap_or("").split(" → ").collect();
+        assert!(
+            ring.len() == 3 && ring[0].ends_with("b.toml") && ring[1].ends_with("a.toml") && ring[0] == ring[2],
+            "{e}"
+        );
+        // 100 files, each extending the next, the last the toy
+        for i in 0..100 {
+            let next = if i == 99 {
+                "../scenario.toml".to_string()
+            } else {
+                format!("s{}.toml", i + 1)
+            };
+            write(
+                &dir.join(format!("variant/s{i}.toml")),
+                &format!("[scenario]\nextends = \"{next}\"\n"),
+            );
+        }
+        let e = said(&errors(&dir.join("variant/s0.toml")));
+        assert!(
+            e.starts_with(&format!("s{}.toml:2: `extends`: more than {} scenarios", super::MAX_EXTENDS, super::MAX_EXTENDS)),
+            "{e}"
+        );
+        // a short chain loads
+        let sc = Scenario::load(&dir.join("variant/s90.toml")).expect("ten deep loads");
+        assert_eq!(sc.files.len(), 11);
+    }
+
+    /// Hostile bases: a map, a device, a link to a device, a file over the size limit, a folder,
+    /// a missing file. Each is refused at the `extends` line of the file that names it.
+    #[test]
+    fn a_base_that_is_no_scenario_is_refused_at_the_extends_line() {
+        let dir = toy("extends_hostile");
+        let big = dir.join("variant/big.toml");
+        let f = std::fs::File::create(&big).expect("create");
+        f.set_len(crate::fsio::MAX_TEXT_INPUT + 1).expect("grow");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("/dev/zero", dir.join("variant/zero.toml")).expect("link");
+        std::fs::create_dir_all(dir.join("variant/folder.toml")).expect("mkdir");
+        for (named, says) in [
+            ("../map.toml", "which is not a scenario but a map file"),
+            ("/dev/zero", "is not a .toml file"),
+            ("zero.toml", "cannot be read"),
+            ("big.toml", "cannot be read"),
+            ("folder.toml", "cannot be read"),
+            ("missing.toml", "cannot be read"),
+        ] {
+            if named == "zero.toml" && !cfg!(unix) {
+                continue;
+            }
+            let v = write(
+                &dir.join("variant/v.toml"),
+                &format!("# a variant\n[scenario]\nextends = \"{named}\"\n"),
+            );
+            let e = said(&errors(&v));
+            assert!(
+                e.starts_with("v.toml:3: `extends`: ") && e.contains(says),
+                "{named}: {e}"
+            );
+        }
+        // a number is no path
+        let v = write(&dir.join("variant/v.toml"), "[scenario]\nextends = 3\n");
+        assert!(said(&errors(&v)).starts_with("v.toml:2: `extends` names"));
+    }
+}
