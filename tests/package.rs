@@ -803,3 +803,44 @@ fn pack_says_when_the_ruleset_it_names_differs_from_the_bundled_copy() {
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A scenario that extends one outside its folder (the guards variant of the campaign) is packed
+/// with the base's folder under `extends/1/` and its `extends` pointed there, so the package opens
+/// and checks on a machine without the checkout; with the ruleset included it does too.
+#[test]
+fn pack_carries_the_scenario_an_extending_scenario_is_laid_over() {
+    let home = scratch("pack-extends-home");
+    let dir = scratch("pack-extends-out");
+    for (name, extra) in [("g.kessel", None), ("gi.kessel", Some("--include-ruleset"))] {
+        let out = dir.join(name).to_string_lossy().into_owned();
+        let mut args = vec!["pack", "docs/examples/pgg-guards", "-o", &out];
+        args.extend(extra);
+        let r = kessel_at(&root(), &home, &args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let files = entries(&std::fs::read(dir.join(name)).expect("written"));
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(
+            names.contains(&"extends/1/campaign.toml") && names.contains(&"extends/1/map.toml"),
+            "{names:?}"
+        );
+        let scenario = files
+            .iter()
+            .find(|(n, _)| n == "scenario.toml")
+            .expect("packed");
+        let text = String::from_utf8_lossy(&scenario.1);
+        assert!(
+            text.contains("extends = \"extends/1/campaign.toml\""),
+            "{text}"
+        );
+        let r = kessel_at(&dir, &home, &["check", name]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("house rules G1 and B1") && r.stdout.contains("136 units"),
+            "{}",
+            r.stdout
+        );
+        assert!(r.stdout.contains("  extends    "), "{}", r.stdout);
+    }
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2087,14 +2087,21 @@ fn a_save_of_an_extending_scenario_round_trips_and_a_changed_base_is_seen() {
     let loaded = Engine::load_save(&path, Limits::default()).expect("the save loads");
     assert_eq!(loaded.save().expect("save again"), saved);
     assert_eq!(loaded.save_changed_note(), None);
-    assert_eq!(loaded.scenario().map(|s| s.name.clone()), Some("Toy, varied".into()));
+    assert_eq!(
+        loaded.scenario().map(|s| s.name.clone()),
+        Some("Toy, varied".into())
+    );
     // the base changed (a note edited: the game still replays): the hash differs
     let before = e.content_hash();
     let base = dir.join("scenario.toml");
     let text = std::fs::read_to_string(&base).expect("read");
     std::fs::write(&base, text.replacen("notes = \"", "notes = \"Edited. ", 1)).expect("write");
     let again = Engine::load(&variant, None, 3, Limits::default()).expect("loads");
-    assert_ne!(again.content_hash(), before, "a changed base is a changed scenario");
+    assert_ne!(
+        again.content_hash(),
+        before,
+        "a changed base is a changed scenario"
+    );
     let changed = Engine::load_save(&path, Limits::default()).expect("still replays");
     assert!(changed.save_changed_note().is_some());
 }

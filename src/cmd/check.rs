@@ -69,7 +69,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     say!("  scenario   {}", sc.name);
     // a variant written as what differs: what it lays its keys over, nearest first
     if sc.files.len() > 1 {
-        let chain: Vec<String> = sc.bases().map(kessel_core::script::display_path).collect();
+        let chain: Vec<String> = (sc.bases())
+            .map(|p| kessel_core::script::display_path(&kessel_core::error::shown_path(p)))
+            .collect();
         say!(
             "  extends    {} (its keys laid over {})",
             chain.join(", which extends "),

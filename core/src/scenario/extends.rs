@@ -554,14 +554,34 @@ roads = [9]
         let sc = Scenario::load(&v).expect("the variant loads");
         assert_eq!(sc.turns, 5, "a value replaces");
         assert_eq!(sc.name, "Toy battle", "a key not given stays the base's");
-        assert_eq!(sc.map_path, dir.join("variant/../scenario.toml").parent().expect("dir").join("map.toml"));
+        assert_eq!(
+            sc.map_path,
+            dir.join("variant/../scenario.toml")
+                .parent()
+                .expect("dir")
+                .join("map.toml")
+        );
         let ids: Vec<&str> = sc.units.iter().map(|u| u.unit.id.as_str()).collect();
-        assert_eq!(ids, ["r1", "r2", "b1", "x9"], "replaced in place, removed, added last");
-        assert_eq!(sc.units[0].unit.kind, "tank", "the replacing table is the unit, whole");
+        assert_eq!(
+            ids,
+            ["r1", "r2", "b1", "x9"],
+            "replaced in place, removed, added last"
+        );
+        assert_eq!(
+            sc.units[0].unit.kind, "tank",
+            "the replacing table is the unit, whole"
+        );
         assert_eq!(sc.levels[0].max, Some(-3));
         assert_eq!(sc.levels.len(), 2);
-        assert_eq!(sc.vars["weather"], serde_json::json!({ "rain": 1, "snow": 7 }));
-        assert_eq!(sc.vars["roads"], serde_json::json!([9]), "a list of values replaces");
+        assert_eq!(
+            sc.vars["weather"],
+            serde_json::json!({ "rain": 1, "snow": 7 })
+        );
+        assert_eq!(
+            sc.vars["roads"],
+            serde_json::json!([9]),
+            "a list of values replaces"
+        );
         // each line is said in the file it is in
         let (file, line) = sc.locate(sc.units[0].line);
         assert_eq!((file, line), (v.as_path(), 5));
@@ -612,7 +632,11 @@ roads = [9]
         // a base's bad hex, said in the base
         let base = dir.join("scenario.toml");
         let text = std::fs::read_to_string(&base).expect("read");
-        let line = text.lines().position(|l| l == "at = \"0203\"").expect("r1's hex") + 1;
+        let line = text
+            .lines()
+            .position(|l| l == "at = \"0203\"")
+            .expect("r1's hex")
+            + 1;
         write(&base, &text.replacen("at = \"0203\"", "at = \"9999\"", 1));
         write(
             &v,
@@ -627,11 +651,15 @@ roads = [9]
                 .collect::<Vec<_>>()
         };
         assert!(
-            at("scenario.toml").iter().any(|(l, m)| *l == Some(line) && m.contains("9999")),
+            at("scenario.toml")
+                .iter()
+                .any(|(l, m)| *l == Some(line) && m.contains("9999")),
             "{all}"
         );
         assert!(
-            at("v.toml").iter().any(|(l, m)| *l == Some(3) && m.contains("at least one turn")),
+            at("v.toml")
+                .iter()
+                .any(|(l, m)| *l == Some(3) && m.contains("at least one turn")),
             "{all}"
         );
     }
@@ -646,14 +674,29 @@ roads = [9]
             "[scenario]\nextends = \"me.toml\"\n",
         );
         let e = said(&errors(&me));
-        assert!(e.starts_with("me.toml:2: `extends`: `me.toml` leads back"), "{e}");
-        write(&dir.join("variant/a.toml"), "[scenario]\nextends = \"b.toml\"\n");
-        let b = write(&dir.join("variant/b.toml"), "[scenario]\nextends = \"a.toml\"\n");
+        assert!(
+            e.starts_with("me.toml:2: `extends`: `me.toml` leads back"),
+            "{e}"
+        );
+        write(
+            &dir.join("variant/a.toml"),
+            "[scenario]\nextends = \"b.toml\"\n",
+        );
+        let b = write(
+            &dir.join("variant/b.toml"),
+            "[scenario]\nextends = \"a.toml\"\n",
+        );
         let e = said(&errors(&b));
-        assert!(e.starts_with("a.toml:2: `extends`: `b.toml` leads back"), "{e}");
+        assert!(
+            e.starts_with("a.toml:2: `extends`: `b.toml` leads back"),
+            "{e}"
+        );
         let ring: Vec<&str> = e.rsplit(": ").next().unwrap_or("").split(" → ").collect();
         assert!(
-            ring.len() == 3 && ring[0].ends_with("b.toml") && ring[1].ends_with("a.toml") && ring[0] == ring[2],
+            ring.len() == 3
+                && ring[0].ends_with("b.toml")
+                && ring[1].ends_with("a.toml")
+                && ring[0] == ring[2],
             "{e}"
         );
         // 100 files, each extending the next, the last the toy
@@ -670,7 +713,11 @@ roads = [9]
         }
         let e = said(&errors(&dir.join("variant/s0.toml")));
         assert!(
-            e.starts_with(&format!("s{}.toml:2: `extends`: more than {} scenarios", super::MAX_EXTENDS, super::MAX_EXTENDS)),
+            e.starts_with(&format!(
+                "s{}.toml:2: `extends`: more than {} scenarios",
+                super::MAX_EXTENDS,
+                super::MAX_EXTENDS
+            )),
             "{e}"
         );
         // a short chain loads
