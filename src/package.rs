@@ -888,57 +888,80 @@ fn contained(
     manifest: &Manifest,
     files: &BTreeMap<String, Vec<u8>>,
 ) -> anyhow::Result<()> {
-    let scenario = &manifest.package.scenario;
-    let Some(text) = files
-        .get(scenario)
-        .and_then(|b| std::str::from_utf8(b).ok())
-    else {
-        return Ok(()); // (the loader says what is wrong with it)
-    };
-    let Ok(table) = text.trim_start_matches('\u{feff}').parse::<toml::Table>() else {
-        return Ok(());
-    };
-    let Some(fields) = table.get("scenario").and_then(toml::Value::as_table) else {
-        return Ok(());
-    };
-    let folder: Vec<&str> = scenario.split('/').collect();
-    let folder = &folder[..folder.len() - 1];
-    let mut named: Vec<(&str, &str, bool)> = Vec::new();
-    for key in ["map", "profile"] {
-        if let Some(v) = fields.get(key).and_then(toml::Value::as_str) {
-            // (a profile named without `.toml` is the ruleset's own)
-            if key == "map" || v.to_ascii_lowercase().ends_with(".toml") {
-                named.push((key, v, true));
+    // the scenario and each file it extends, in turn: a base the package carries names only
+    // files the package carries too (an `extends` reaching out of it would read the opener's)
+    let mut scenario = manifest.package.scenario.clone();
+    let mut seen = std::collections::BTreeSet::new();
+    for depth in 0..=kessel_core::scenario::MAX_EXTENDS {
+        if !seen.insert(scenario.clone()) {
+            return Ok(()); // (a loop: the loader says so)
+        }
+        let Some(text) = files
+            .get(&scenario)
+            .and_then(|b| std::str::from_utf8(b).ok())
+        else {
+            return Ok(()); // (the loader says what is wrong with it)
+        };
+        let Ok(table) = text.trim_start_matches('\u{feff}').parse::<toml::Table>() else {
+            return Ok(());
+        };
+        let Some(fields) = table.get("scenario").and_then(toml::Value::as_table) else {
+            return Ok(());
+        };
+        let folder: Vec<&str> = scenario.split('/').collect();
+        let folder = &folder[..folder.len() - 1];
+        let mut named: Vec<(&str, &str, bool)> = Vec::new();
+        for key in ["map", "profile"] {
+            if let Some(v) = fields.get(key).and_then(toml::Value::as_str) {
+                // (a profile named without `.toml` is the ruleset's own)
+                if key == "map" || v.to_ascii_lowercase().ends_with(".toml") {
+                    named.push((key, v, true));
+                }
             }
         }
-    }
-    if manifest.ruleset.included {
-        if let Some(v) = fields.get("ruleset").and_then(toml::Value::as_str) {
-            named.push(("ruleset", v, false));
+        // (a base's `ruleset` gives way to the scenario's, which an extending one must give
+        // when the ruleset is included: pack writes it)
+        if manifest.ruleset.included && depth == 0 {
+            match fields.get("ruleset").and_then(toml::Value::as_str) {
+                Some(v) => named.push(("ruleset", v, false)),
+                None if fields.contains_key("extends") => {
+                    return Err(refused(
+                        package,
+                        "its scenario extends another and names no `ruleset` of the package",
+                    ))
+                }
+                None => {}
+            }
         }
-    }
-    if let Some(list) = fields.get("scripts").and_then(toml::Value::as_array) {
-        named.extend(
-            list.iter()
-                .filter_map(toml::Value::as_str)
-                .map(|v| ("scripts", v, true)),
-        );
-    }
-    for (field, value, is_file) in named {
-        let inside = inside_package(folder, value);
-        let held = match &inside {
-            Some(path) if is_file => files.contains_key(path),
-            Some(path) => files.keys().any(|f| f.starts_with(&format!("{path}/"))),
-            None => false,
-        };
-        if !held {
-            return Err(refused(
-                package,
-                format_args!(
-                    "its scenario's `{field}` names `{value}`, which is not in the package (a \
-                     package's scenario names only files it carries)"
-                ),
-            ));
+        if let Some(list) = fields.get("scripts").and_then(toml::Value::as_array) {
+            named.extend(
+                list.iter()
+                    .filter_map(toml::Value::as_str)
+                    .map(|v| ("scripts", v, true)),
+            );
+        }
+        let extends = fields.get("extends").and_then(toml::Value::as_str);
+        named.extend(extends.map(|v| ("extends", v, true)));
+        for (field, value, is_file) in named {
+            let inside = inside_package(folder, value);
+            let held = match &inside {
+                Some(path) if is_file => files.contains_key(path),
+                Some(path) => files.keys().any(|f| f.starts_with(&format!("{path}/"))),
+                None => false,
+            };
+            if !held {
+                return Err(refused(
+                    package,
+                    format_args!(
+                        "its scenario's `{field}` names `{value}`, which is not in the package (a \
+                         package's scenario names only files it carries)"
+                    ),
+                ));
+            }
+        }
+        match extends.and_then(|v| inside_package(folder, v)) {
+            Some(base) => scenario = base,
+            None => return Ok(()),
         }
     }
     Ok(())

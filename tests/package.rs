@@ -841,6 +841,39 @@ fn pack_carries_the_scenario_an_extending_scenario_is_laid_over() {
         );
         assert!(r.stdout.contains("  extends    "), "{}", r.stdout);
     }
+    // a package whose scenario, or a base it carries, extends a file outside it is refused
+    let files = entries(&std::fs::read(dir.join("g.kessel")).expect("packed"));
+    let text = |name: &str| {
+        let f = files.iter().find(|(n, _)| n == name).expect("packed");
+        String::from_utf8(f.1.clone()).expect("utf-8")
+    };
+    let top = text("scenario.toml").replace("extends/1/campaign.toml", "../outside.toml");
+    let base = text("extends/1/campaign.toml").replacen(
+        "[scenario]\n",
+        "[scenario]\nextends = \"/etc/outside.toml\"\n",
+        1,
+    );
+    for (name, file, data, said) in [
+        (
+            "up.kessel",
+            "scenario.toml",
+            top,
+            "`extends` names `../outside.toml`",
+        ),
+        (
+            "abs.kessel",
+            "extends/1/campaign.toml",
+            base,
+            "`extends` names `/etc/outside.toml`",
+        ),
+    ] {
+        std::fs::write(
+            dir.join(name),
+            zip_of(&with_file(&files, file, data.as_bytes())),
+        )
+        .expect("write");
+        refused_saying(&dir, &home, &dir.join(name), said);
+    }
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }
