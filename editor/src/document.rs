@@ -222,7 +222,7 @@ impl Document {
     pub fn extends_note(&self) -> Option<String> {
         let base = self.scenario_bases.first()?;
         let file = (self.scenario_path.as_deref())
-            .map_or_else(String::new, |p| kessel_core::script::display_path(p));
+            .map_or_else(String::new, kessel_core::script::display_path);
         Some(format!(
             "{file} extends {}: it is shown as the two files make it, and its scenario data \
              (units, objectives, …) is read-only here, so a save never writes the base's \
