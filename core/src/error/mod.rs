@@ -171,6 +171,17 @@ pub enum Over {
 /// outside strings and comments: at least one per key, list item and table) and the nesting of
 /// its lists and tables, and stops at the line where either passes its limit.
 pub fn shape(text: &str, syntax: Syntax, max_depth: usize, max_values: usize) -> Result<(), Over> {
+    shape_count(text, syntax, max_depth, max_values).map(|_| ())
+}
+
+/// [`shape`], answering how many values the text holds when it is within the limits (a scenario
+/// and the files it extends share one budget).
+pub fn shape_count(
+    text: &str,
+    syntax: Syntax,
+    max_depth: usize,
+    max_values: usize,
+) -> Result<usize, Over> {
     let toml = syntax == Syntax::Toml;
     let b = text.as_bytes();
     let (mut i, mut depth, mut line, mut values) = (0usize, 0usize, 1usize, 1usize);
@@ -240,7 +251,7 @@ pub fn shape(text: &str, syntax: Syntax, max_depth: usize, max_values: usize) ->
         }
         i += 1;
     }
-    Ok(())
+    Ok(values)
 }
 
 /// Refuses TOML whose arrays or inline tables nest deeper than [`MAX_TOML_DEPTH`], or that holds

@@ -141,6 +141,12 @@ fn read_bases(path: &Path, text: &str) -> Result<Vec<(PathBuf, String)>, LoadErr
     let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let mut seen = vec![(real(path), path.to_path_buf())];
     let mut next = extends_of(path, text)?;
+    // the chain shares one file's budget of bytes and values: the merged tree is built whole
+    let count = |t: &str| {
+        use crate::error::{shape_count, Syntax, MAX_TOML_DEPTH, MAX_TOML_VALUES};
+        shape_count(t, Syntax::Toml, MAX_TOML_DEPTH, MAX_TOML_VALUES).unwrap_or(usize::MAX)
+    };
+    let (mut bytes, mut values) = (text.len(), count(text));
     while let Some(named) = next.take() {
         let (from, from_text) = match bases.last() {
             Some((p, t)) => (p.as_path(), t.as_str()),
@@ -182,6 +188,19 @@ fn read_bases(path: &Path, text: &str) -> Result<Vec<(PathBuf, String)>, LoadErr
             )),
         })?;
         toml_bounds(&base, &base_text)?;
+        bytes = bytes.saturating_add(base_text.len());
+        values = values.saturating_add(count(&base_text));
+        let (max_bytes, max_values) = (
+            crate::fsio::MAX_TEXT_INPUT as usize,
+            crate::error::MAX_TOML_VALUES,
+        );
+        if bytes > max_bytes || values > max_values {
+            return Err(at(format!(
+                "with {shown}, the scenario's files hold more than one file may ({} MiB, \
+                 {max_values} values): a scenario and the files it extends share that limit",
+                max_bytes >> 20
+            )));
+        }
         if let Some(e) = super::not_a_scenario(&base, &base_text) {
             return Err(at(format!("names {shown}, which is {}", e.message)));
         }
@@ -757,6 +776,22 @@ roads = [9]
                 "{named}: {e}"
             );
         }
+        // two files each within the limit of values, over it together (the merged tree is built
+        // whole): refused at the line that adds the second
+        let many = format!("[{}0]", "0,".repeat(300_000));
+        write(
+            &dir.join("variant/half.toml"),
+            &format!("[scenario]\nextends = \"../scenario.toml\"\n[vars]\nmany = {many}\n"),
+        );
+        let v = write(
+            &dir.join("variant/v.toml"),
+            &format!("[vars]\nmore = {many}\n[scenario]\nextends = \"half.toml\"\n"),
+        );
+        let e = said(&errors(&v));
+        assert!(
+            e.starts_with("v.toml:4: `extends`: with ") && e.contains("share that limit"),
+            "{e}"
+        );
         // a number is no path
         let v = write(&dir.join("variant/v.toml"), "[scenario]\nextends = 3\n");
         assert!(said(&errors(&v)).starts_with("v.toml:2: `extends` names"));
