@@ -24,6 +24,21 @@ fn the_variant_checks_its_tests_pass_and_its_readme_says_how_many() {
         let r = kessel(args);
         assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
     }
+    // check and info say what it extends
+    let r = kessel(&["check", SCENARIO]);
+    assert!(
+        r.stdout
+            .contains("  extends    scenarios/pgg/campaign.toml"),
+        "{}",
+        r.stdout
+    );
+    let r = kessel(&["info", SCENARIO]);
+    assert!(
+        r.stdout
+            .contains("\nextends: scenarios/pgg/campaign.toml\n"),
+        "{}",
+        r.stdout
+    );
     let r = kessel(&["test", "--quiet", DIR]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let last = r.stdout.lines().last().unwrap_or("");
