@@ -104,10 +104,11 @@ impl Sources {
     }
 }
 
-/// The `extends` value of a file's `[scenario]`, if it has one (a file that never says the word
-/// is not parsed here: the bundled scenarios are read once, as before).
+/// The `extends` value of a file's `[scenario]`, if it has one (a file that never says the word,
+/// nor an escape that could spell it in a quoted key, is not parsed here: the bundled scenarios
+/// are read once, as before).
 fn extends_of(path: &Path, text: &str) -> Result<Option<S<String>>, LoadErrors> {
-    if !text.contains("extends") {
+    if !text.contains("extends") && !text.contains('\\') {
         return Ok(None);
     }
     toml_bounds(path, text)?;
@@ -792,6 +793,12 @@ roads = [9]
             e.starts_with("v.toml:4: `extends`: with ") && e.contains("share that limit"),
             "{e}"
         );
+        // the key spelt with an escape is the key
+        let v = write(
+            &dir.join("variant/v.toml"),
+            "[scenario]\n\"\\u0065xtends\" = \"../map.toml\"\n",
+        );
+        assert!(said(&errors(&v)).contains("not a scenario but a map file"));
         // a number is no path
         let v = write(&dir.join("variant/v.toml"), "[scenario]\nextends = 3\n");
         assert!(said(&errors(&v)).starts_with("v.toml:2: `extends` names"));
