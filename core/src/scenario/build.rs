@@ -51,11 +51,12 @@ impl Scenario {
                 // a map that cannot be read at all (missing, a folder, too large) is the
                 // scenario's `map` line's to answer for: it was said at the map's path alone,
                 // with no word of which file named it
+                let (named_in, line) = sources.locate(file.scenario.map.span().start);
                 let text = read_text(&map_path, "map").map_err(|e| match e.line {
                     Some(_) => e,
                     None => LoadError::new(
-                        sources.locate(file.scenario.map.span().start).0,
-                        Some(sources.locate(file.scenario.map.span().start).1),
+                        named_in,
+                        Some(line),
                         format!(
                             "`map` names {}, which {}",
                             crate::error::shown_path(&map_path).display(),
