@@ -611,6 +611,37 @@ roads = [9]
         assert_eq!(sc.extends, Some(("../scenario.toml".to_string(), 2)));
     }
 
+    /// `scripts` are added to, each read from the folder of the file that lists it; an objective
+    /// naming the base's by its place replaces it; markers are added.
+    #[test]
+    fn scripts_objectives_and_markers_are_added_to() {
+        let dir = toy("extends_scripts");
+        let base = dir.join("scenario.toml");
+        let text = std::fs::read_to_string(&base).expect("read");
+        let with_script = text.replacen("turns = 3", "turns = 3\nscripts = [\"a.lua\"]", 1);
+        assert_ne!(with_script, text);
+        write(&base, &with_script);
+        write(&dir.join("a.lua"), "");
+        write(&dir.join("variant/a.lua"), "");
+        let v = write(
+            &dir.join("variant/v.toml"),
+            "[scenario]\nextends = \"../scenario.toml\"\nscripts = [\"a.lua\"]\n\n\
+             [[objectives]]\nplace = \"Toytown\"\nvp = 20\nside = \"red\"\n\n\
+             [[markers]]\nkind = \"mine\"\nat = \"0203\"\n",
+        );
+        let sc = Scenario::load(&v).expect("loads");
+        let real = |p: &Path| p.canonicalize().expect("exists");
+        let scripts: Vec<PathBuf> = sc.scripts.iter().map(|p| real(p)).collect();
+        assert_eq!(
+            scripts,
+            [real(&dir.join("a.lua")), real(&dir.join("variant/a.lua"))],
+            "the base's first, each beside its file"
+        );
+        assert_eq!(sc.objectives.len(), 1);
+        assert_eq!(sc.objectives[0].vp, 20);
+        assert_eq!(sc.markers.len(), 1);
+    }
+
     /// A chain of three: each file's keys over the one below; `remove` and a replacement that
     /// meet no base entry are refused at their line.
     #[test]
