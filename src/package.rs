@@ -118,7 +118,50 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
     let root = dir
         .canonicalize()
         .with_context(|| format!("cannot resolve {}", dir.display()))?;
-    let inside = |p: &Path| p.canonicalize().is_ok_and(|p| p.starts_with(&root));
+    // the files an extending scenario is laid over go with it: one in the folder stays where it
+    // is, one elsewhere is carried with its folder under `extends/N/` (its map and special
+    // rules beside it, as the base names them), and each `extends` is rewritten to the copy
+    let mut placed = vec![file_name_of(&scenario)];
+    let mut base_dirs: Vec<(PathBuf, PathBuf, String)> = Vec::new();
+    for base in sc.bases() {
+        let real = base
+            .canonicalize()
+            .with_context(|| format!("cannot resolve {}", base.display()))?;
+        if let Ok(rel) = real.strip_prefix(&root) {
+            placed.push(slashed(rel));
+            continue;
+        }
+        let bdir = base
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let broot = bdir
+            .canonicalize()
+            .with_context(|| format!("cannot resolve {}", bdir.display()))?;
+        anyhow::ensure!(
+            !root.starts_with(&broot),
+            "{} extends {}, whose folder holds the scenario's own: a package carries the base's \
+             folder, which would carry the scenario twice; put the variant in a folder beside \
+             the base's instead",
+            scenario.display(),
+            base.display()
+        );
+        let prefix = match base_dirs.iter().find(|(_, r, _)| *r == broot) {
+            Some((_, _, p)) => p.clone(),
+            None => {
+                let p = format!("extends/{}", base_dirs.len() + 1);
+                base_dirs.push((bdir.to_path_buf(), broot.clone(), p.clone()));
+                p
+            }
+        };
+        let rel = real.strip_prefix(&broot).unwrap_or(&real);
+        placed.push(format!("{prefix}/{}", slashed(rel)));
+    }
+    let inside = |p: &Path| {
+        p.canonicalize().is_ok_and(|p| {
+            p.starts_with(&root) || base_dirs.iter().any(|(_, r, _)| p.starts_with(r))
+        })
+    };
     anyhow::ensure!(
         inside(&sc.map_path),
         "the map {} lies outside the scenario's folder {}: copy it in and name it in the scenario",
@@ -206,13 +249,41 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
             .with_context(|| format!("cannot read {}", abs.display()))?;
         files.push((rel, bytes));
     }
+    for (bdir, broot, prefix) in &base_dirs {
+        anyhow::ensure!(
+            inside_ruleset.is_none(),
+            "a scenario inside its ruleset's folder that extends one outside it cannot be packed"
+        );
+        for (rel, abs) in files_under(bdir)? {
+            if is_package(&abs) {
+                continue;
+            }
+            within(&abs, &rel, broot, bdir)?;
+            let bytes = kessel_core::fsio::read_bounded(&abs, MAX_ENTRY)
+                .with_context(|| format!("cannot read {}", abs.display()))?;
+            files.push((format!("{prefix}/{rel}"), bytes));
+        }
+    }
+    if !base_dirs.is_empty() {
+        for pair in placed.windows(2) {
+            let (file, base) = (&pair[0], &pair[1]);
+            let to = package_relative(file, base);
+            let entry = (files.iter_mut().find(|(r, _)| r == file))
+                .ok_or_else(|| anyhow::anyhow!("{file} is not in the package"))?;
+            let s = String::from_utf8(entry.1.clone()).context("the scenario file is not UTF-8")?;
+            entry.1 = set_scenario_key(&s, "extends", &to, false)
+                .ok_or_else(|| anyhow::anyhow!("{file}: no `extends = …` line under [scenario]"))?
+                .into_bytes();
+        }
+    }
     if include_ruleset && inside_ruleset.is_none() {
         let text = files
             .iter_mut()
             .find(|(r, _)| *r == scenario_name)
             .ok_or_else(|| anyhow::anyhow!("{} is not in its folder", scenario.display()))?;
         let s = String::from_utf8(text.1.clone()).context("the scenario file is not UTF-8")?;
-        text.1 = rewrite_ruleset(&s, RULESET_DIR)
+        // (an extending file that leaves `ruleset` to its base gets one: its own key wins)
+        text.1 = set_scenario_key(&s, "ruleset", RULESET_DIR, placed.len() > 1)
             .ok_or_else(|| anyhow::anyhow!("no `ruleset = …` line under [scenario]"))?
             .into_bytes();
     }
@@ -355,29 +426,59 @@ fn within(abs: &Path, rel: &str, root: &Path, shown: &Path) -> anyhow::Result<()
     Ok(())
 }
 
-/// The scenario text with the `ruleset = …` line of its `[scenario]` table replaced, or `None`
-/// when there is none.
-fn rewrite_ruleset(text: &str, ruleset: &str) -> Option<String> {
+/// The scenario text with its `key = …` line under `[scenario]` giving `value` (a one-line
+/// key); with `insert`, a file without one gets it under the header; `None` when it has none.
+fn set_scenario_key(text: &str, key: &str, value: &str, insert: bool) -> Option<String> {
     let mut table = String::new();
     let mut done = false;
-    let mut out = String::with_capacity(text.len() + ruleset.len());
+    let mut out = String::with_capacity(text.len() + value.len());
+    let line_of = || format!("{key} = {}\n", toml::Value::String(value.to_string()));
     for line in text.split_inclusive('\n') {
         let t = line.trim_start();
         if t.starts_with('[') {
             table = t.trim_end().to_string();
         }
-        let key = t.strip_prefix("ruleset").map(str::trim_start);
-        if !done && table == "[scenario]" && key.is_some_and(|k| k.starts_with('=')) {
-            out.push_str(&format!(
-                "ruleset = {}\n",
-                toml::Value::String(ruleset.to_string())
-            ));
+        let rest = t.strip_prefix(key).map(str::trim_start);
+        if !done && table == "[scenario]" && rest.is_some_and(|k| k.starts_with('=')) {
+            out.push_str(&line_of());
             done = true;
         } else {
             out.push_str(line);
+            if insert && !done && t.trim_end() == "[scenario]" {
+                out.push_str(&line_of());
+                done = true;
+            }
         }
     }
     done.then_some(out)
+}
+
+/// A path's parts joined by `/`, as a package names its files.
+fn slashed(p: &Path) -> String {
+    p.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn file_name_of(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The path from the package file `from` to the package file `to`, as `from` names it.
+fn package_relative(from: &str, to: &str) -> String {
+    let from_dir: Vec<&str> = from.split('/').collect();
+    let from_dir = &from_dir[..from_dir.len().saturating_sub(1)];
+    let to: Vec<&str> = to.split('/').collect();
+    let common = (from_dir.iter().zip(&to))
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(to.len().saturating_sub(1));
+    let mut out: Vec<&str> = vec![".."; from_dir.len() - common];
+    out.extend(&to[common..]);
+    out.join("/")
 }
 
 /// A problem with a package, said for people: what is wrong and that the package is refused.
@@ -718,7 +819,9 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
             let text = std::str::from_utf8(&data)
                 .map_err(|_| refused(package, "its scenario file is not UTF-8"))?;
             let abs = r.canonicalize().unwrap_or_else(|_| r.clone());
-            let text = rewrite_ruleset(text, &abs.to_string_lossy())
+            // (a scenario that extends another may leave `ruleset` to its base: it is given one)
+            let insert = text.contains("extends");
+            let text = set_scenario_key(text, "ruleset", &abs.to_string_lossy(), insert)
                 .ok_or_else(|| refused(package, "its scenario has no `ruleset = …` line"))?;
             data = std::borrow::Cow::Owned(text.into_bytes());
         }
@@ -785,57 +888,80 @@ fn contained(
     manifest: &Manifest,
     files: &BTreeMap<String, Vec<u8>>,
 ) -> anyhow::Result<()> {
-    let scenario = &manifest.package.scenario;
-    let Some(text) = files
-        .get(scenario)
-        .and_then(|b| std::str::from_utf8(b).ok())
-    else {
-        return Ok(()); // (the loader says what is wrong with it)
-    };
-    let Ok(table) = text.trim_start_matches('\u{feff}').parse::<toml::Table>() else {
-        return Ok(());
-    };
-    let Some(fields) = table.get("scenario").and_then(toml::Value::as_table) else {
-        return Ok(());
-    };
-    let folder: Vec<&str> = scenario.split('/').collect();
-    let folder = &folder[..folder.len() - 1];
-    let mut named: Vec<(&str, &str, bool)> = Vec::new();
-    for key in ["map", "profile"] {
-        if let Some(v) = fields.get(key).and_then(toml::Value::as_str) {
-            // (a profile named without `.toml` is the ruleset's own)
-            if key == "map" || v.to_ascii_lowercase().ends_with(".toml") {
-                named.push((key, v, true));
+    // the scenario and each file it extends, in turn: a base the package carries names only
+    // files the package carries too (an `extends` reaching out of it would read the opener's)
+    let mut scenario = manifest.package.scenario.clone();
+    let mut seen = std::collections::BTreeSet::new();
+    for depth in 0..=kessel_core::scenario::MAX_EXTENDS {
+        if !seen.insert(scenario.clone()) {
+            return Ok(()); // (a loop: the loader says so)
+        }
+        let Some(text) = files
+            .get(&scenario)
+            .and_then(|b| std::str::from_utf8(b).ok())
+        else {
+            return Ok(()); // (the loader says what is wrong with it)
+        };
+        let Ok(table) = text.trim_start_matches('\u{feff}').parse::<toml::Table>() else {
+            return Ok(());
+        };
+        let Some(fields) = table.get("scenario").and_then(toml::Value::as_table) else {
+            return Ok(());
+        };
+        let folder: Vec<&str> = scenario.split('/').collect();
+        let folder = &folder[..folder.len() - 1];
+        let mut named: Vec<(&str, &str, bool)> = Vec::new();
+        for key in ["map", "profile"] {
+            if let Some(v) = fields.get(key).and_then(toml::Value::as_str) {
+                // (a profile named without `.toml` is the ruleset's own)
+                if key == "map" || v.to_ascii_lowercase().ends_with(".toml") {
+                    named.push((key, v, true));
+                }
             }
         }
-    }
-    if manifest.ruleset.included {
-        if let Some(v) = fields.get("ruleset").and_then(toml::Value::as_str) {
-            named.push(("ruleset", v, false));
+        // (a base's `ruleset` gives way to the scenario's, which an extending one must give
+        // when the ruleset is included: pack writes it)
+        if manifest.ruleset.included && depth == 0 {
+            match fields.get("ruleset").and_then(toml::Value::as_str) {
+                Some(v) => named.push(("ruleset", v, false)),
+                None if fields.contains_key("extends") => {
+                    return Err(refused(
+                        package,
+                        "its scenario extends another and names no `ruleset` of the package",
+                    ))
+                }
+                None => {}
+            }
         }
-    }
-    if let Some(list) = fields.get("scripts").and_then(toml::Value::as_array) {
-        named.extend(
-            list.iter()
-                .filter_map(toml::Value::as_str)
-                .map(|v| ("scripts", v, true)),
-        );
-    }
-    for (field, value, is_file) in named {
-        let inside = inside_package(folder, value);
-        let held = match &inside {
-            Some(path) if is_file => files.contains_key(path),
-            Some(path) => files.keys().any(|f| f.starts_with(&format!("{path}/"))),
-            None => false,
-        };
-        if !held {
-            return Err(refused(
-                package,
-                format_args!(
-                    "its scenario's `{field}` names `{value}`, which is not in the package (a \
-                     package's scenario names only files it carries)"
-                ),
-            ));
+        if let Some(list) = fields.get("scripts").and_then(toml::Value::as_array) {
+            named.extend(
+                list.iter()
+                    .filter_map(toml::Value::as_str)
+                    .map(|v| ("scripts", v, true)),
+            );
+        }
+        let extends = fields.get("extends").and_then(toml::Value::as_str);
+        named.extend(extends.map(|v| ("extends", v, true)));
+        for (field, value, is_file) in named {
+            let inside = inside_package(folder, value);
+            let held = match &inside {
+                Some(path) if is_file => files.contains_key(path),
+                Some(path) => files.keys().any(|f| f.starts_with(&format!("{path}/"))),
+                None => false,
+            };
+            if !held {
+                return Err(refused(
+                    package,
+                    format_args!(
+                        "its scenario's `{field}` names `{value}`, which is not in the package (a \
+                         package's scenario names only files it carries)"
+                    ),
+                ));
+            }
+        }
+        match extends.and_then(|v| inside_package(folder, v)) {
+            Some(base) => scenario = base,
+            None => return Ok(()),
         }
     }
     Ok(())
@@ -892,12 +1018,12 @@ mod tests {
     #[test]
     fn the_ruleset_line_is_rewritten_only_under_scenario() {
         let text = "[scenario]\nname = \"x\"\nruleset   = \"../../scripts/pgg\" # c\nmap = \"m\"\n[vars]\nruleset = 1\n";
-        let out = rewrite_ruleset(text, "ruleset").expect("has the line");
+        let out = set_scenario_key(text, "ruleset", "ruleset", false).expect("has the line");
         assert_eq!(
             out,
             "[scenario]\nname = \"x\"\nruleset = \"ruleset\"\nmap = \"m\"\n[vars]\nruleset = 1\n"
         );
-        assert!(rewrite_ruleset("[vars]\nruleset = 1\n", "x").is_none());
+        assert!(set_scenario_key("[vars]\nruleset = 1\n", "ruleset", "x", false).is_none());
     }
 
     /// A package cut short at every byte, or with any one byte set to 0x00 or 0xFF (a damaged

@@ -338,3 +338,37 @@ fn check_names_the_data_problems_and_the_rules_problems_in_one_run() {
         r.stderr
     );
 }
+
+/// A campaign's game may be a scenario that extends another: the chain is checked, played and
+/// verified as any game.
+#[test]
+fn a_campaign_game_may_extend_another_scenario() {
+    let dir = scratch("campaign-extends");
+    let pb = root().join("scenarios/pegasus-bridge");
+    std::fs::create_dir_all(dir.join("v")).expect("mkdir");
+    let base = pb.join("day1.toml").to_string_lossy().replace('\\', "/");
+    std::fs::write(
+        dir.join("v/day1.toml"),
+        format!("[scenario]\nextends = {base:?}\nname = \"Day I, varied\"\n"),
+    )
+    .expect("write");
+    let campaign = std::fs::read_to_string(pb.join("campaign.toml")).expect("campaign");
+    let dawn = pb.join("dawn.toml").to_string_lossy().replace('\\', "/");
+    let campaign = campaign
+        .replace("scenario = \"dawn.toml\"", &format!("scenario = {dawn:?}"))
+        .replace("scenario = \"day1.toml\"", "scenario = \"v/day1.toml\"");
+    let file = dir.join("campaign.toml");
+    std::fs::write(&file, campaign).expect("write");
+    let file_s = file.to_string_lossy().into_owned();
+    let r = kessel(&["check", &file_s]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("v/day1.toml: ok"), "{}", r.stdout);
+    let save = dir.join("c.json").to_string_lossy().into_owned();
+    let r = kessel(&["campaign", &file_s, "--save", &save]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("game 2/2: Day I"), "{}", r.stdout);
+    let saved = std::fs::read_to_string(&save).expect("saved");
+    assert!(saved.contains("v/day1.toml"), "the save names the variant");
+    let r = kessel(&["campaign", "--verify", &save]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}

@@ -803,3 +803,77 @@ fn pack_says_when_the_ruleset_it_names_differs_from_the_bundled_copy() {
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A scenario that extends one outside its folder (the guards variant of the campaign) is packed
+/// with the base's folder under `extends/1/` and its `extends` pointed there, so the package opens
+/// and checks on a machine without the checkout; with the ruleset included it does too.
+#[test]
+fn pack_carries_the_scenario_an_extending_scenario_is_laid_over() {
+    let home = scratch("pack-extends-home");
+    let dir = scratch("pack-extends-out");
+    for (name, extra) in [("g.kessel", None), ("gi.kessel", Some("--include-ruleset"))] {
+        let out = dir.join(name).to_string_lossy().into_owned();
+        let mut args = vec!["pack", "docs/examples/pgg-guards", "-o", &out];
+        args.extend(extra);
+        let r = kessel_at(&root(), &home, &args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let files = entries(&std::fs::read(dir.join(name)).expect("written"));
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(
+            names.contains(&"extends/1/campaign.toml") && names.contains(&"extends/1/map.toml"),
+            "{names:?}"
+        );
+        let scenario = files
+            .iter()
+            .find(|(n, _)| n == "scenario.toml")
+            .expect("packed");
+        let text = String::from_utf8_lossy(&scenario.1);
+        assert!(
+            text.contains("extends = \"extends/1/campaign.toml\""),
+            "{text}"
+        );
+        let r = kessel_at(&dir, &home, &["check", name]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("house rules G1 and B1") && r.stdout.contains("136 units"),
+            "{}",
+            r.stdout
+        );
+        assert!(r.stdout.contains("  extends    "), "{}", r.stdout);
+    }
+    // a package whose scenario, or a base it carries, extends a file outside it is refused
+    let files = entries(&std::fs::read(dir.join("g.kessel")).expect("packed"));
+    let text = |name: &str| {
+        let f = files.iter().find(|(n, _)| n == name).expect("packed");
+        String::from_utf8(f.1.clone()).expect("utf-8")
+    };
+    let top = text("scenario.toml").replace("extends/1/campaign.toml", "../outside.toml");
+    let base = text("extends/1/campaign.toml").replacen(
+        "[scenario]\n",
+        "[scenario]\nextends = \"/etc/outside.toml\"\n",
+        1,
+    );
+    for (name, file, data, said) in [
+        (
+            "up.kessel",
+            "scenario.toml",
+            top,
+            "`extends` names `../outside.toml`",
+        ),
+        (
+            "abs.kessel",
+            "extends/1/campaign.toml",
+            base,
+            "`extends` names `/etc/outside.toml`",
+        ),
+    ] {
+        std::fs::write(
+            dir.join(name),
+            zip_of(&with_file(&files, file, data.as_bytes())),
+        )
+        .expect("write");
+        refused_saying(&dir, &home, &dir.join(name), said);
+    }
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}

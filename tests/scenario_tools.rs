@@ -378,3 +378,50 @@ fn a_new_scenario_may_start_later_in_the_calendar() {
     let r = kessel(&["test", &scen_s]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
 }
+
+/// `kessel new scenario DIR --extends BASE` writes a variant that extends the base (its path from
+/// the new folder), loads as the base with another name, and is never written over; a base that
+/// is no scenario writes nothing.
+#[test]
+fn new_scenario_extends_writes_a_variant_that_loads_as_its_base() {
+    let dir = scratch("new-variant");
+    let v = dir.join("v");
+    let v_s = v.to_string_lossy().into_owned();
+    let base = root().join("scenarios/pegasus-bridge/dawn.toml");
+    let base_s = base.to_string_lossy().into_owned();
+    let r = kessel(&["new", "scenario", &v_s, "--extends", &base_s]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(v.join("scenario.toml")).expect("written");
+    assert!(
+        text.contains("\nextends = \"") && text.contains("Extending a scenario"),
+        "{text}"
+    );
+    let r = kessel(&["check", &v.join("scenario.toml").to_string_lossy()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(", varied") && r.stdout.contains("  extends    "),
+        "{}",
+        r.stdout
+    );
+    let r = kessel(&["new", "scenario", &v_s, "--extends", &base_s]);
+    assert_ne!(r.code, 0);
+    assert_eq!(
+        std::fs::read_to_string(v.join("scenario.toml")).expect("kept"),
+        text
+    );
+    let map = root().join("scenarios/pegasus-bridge/map.toml");
+    let w = dir.join("w");
+    let r = kessel(&[
+        "new",
+        "scenario",
+        &w.to_string_lossy(),
+        "--extends",
+        &map.to_string_lossy(),
+    ]);
+    assert!(
+        r.code != 0 && r.stderr.contains("not a scenario but a map"),
+        "{}",
+        r.stderr
+    );
+    assert!(!w.join("scenario.toml").exists());
+}

@@ -1,7 +1,7 @@
 //! The rule-variant example (`docs/examples/pgg-guards`): house rules layered on the bundled PGG
-//! rules through a scenario's own `scripts`. It must keep loading, keep passing its rule tests and
-//! keep measuring, and its scenario must stay the campaign's own, so that a correction to the
-//! campaign is not silently left out of the copy a designer starts from.
+//! rules through a scenario's own `scripts`, in a scenario that extends the campaign. It must keep
+//! loading, keep passing its rule tests and keep measuring, and with its options off it must play
+//! the campaign's games.
 
 use crate::util::{kessel, root};
 
@@ -24,6 +24,21 @@ fn the_variant_checks_its_tests_pass_and_its_readme_says_how_many() {
         let r = kessel(args);
         assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
     }
+    // check and info say what it extends
+    let r = kessel(&["check", SCENARIO]);
+    assert!(
+        r.stdout
+            .contains("  extends    scenarios/pgg/campaign.toml"),
+        "{}",
+        r.stdout
+    );
+    let r = kessel(&["info", SCENARIO]);
+    assert!(
+        r.stdout
+            .contains("\nextends: scenarios/pgg/campaign.toml\n"),
+        "{}",
+        r.stdout
+    );
     let r = kessel(&["test", "--quiet", DIR]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let last = r.stdout.lines().last().unwrap_or("");
@@ -90,25 +105,46 @@ fn the_variant_shows_its_flag_and_its_profile_differs_by_its_option_only() {
     );
 }
 
-/// Below its `[scenario]` table the variant's scenario is the campaign's, line for line.
+/// With its house rules off the variant plays the campaign's game: the same seed gives the same
+/// record, turn by turn (the scenario extends the campaign, so a fix to the campaign is in the
+/// variant at once). Its data header names its own file, and its hash covers the campaign's.
 #[test]
-fn the_variant_scenario_is_the_campaign_below_its_header() {
-    let body = |path: &str| {
-        let text = std::fs::read_to_string(root().join(path)).expect(path);
-        // from the section rule after [scenario] (its notes may hold lines that open with a
-        // bracketed case number) to the end
-        let after = text
-            .find("\n[scenario]\n")
-            .and_then(|at| text[at..].find("\n# ====").map(|n| at + n))
-            .expect("a section after [scenario]");
-        text[after..].to_string()
+fn with_its_options_off_the_variant_plays_the_campaigns_game() {
+    let dir = kessel_test_support::scratch("variant-equals-campaign");
+    let record = |scenario: &str, out: &str| {
+        let out = dir.join(out);
+        let r = kessel(&[
+            "simulate",
+            scenario,
+            "--games",
+            "1",
+            "--max-actions",
+            "150",
+            "--out",
+            &out.to_string_lossy(),
+        ]);
+        assert_eq!(r.code, 0, "{scenario}: {}{}", r.stdout, r.stderr);
+        let text = std::fs::read_to_string(&out).expect("data");
+        let mut lines = text.lines().map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("json");
+            if let Some(o) = v.as_object_mut() {
+                o.retain(|k, _| !k.ends_with("cpu_s"));
+            }
+            v
+        });
+        let header = lines.next().expect("header");
+        (header, lines.collect::<Vec<_>>())
     };
-    let campaign = body("scenarios/pgg/campaign.toml");
-    let variant = body(SCENARIO);
+    let (vh, variant) = record(SCENARIO, "variant.jsonl");
+    let (ch, campaign) = record("scenarios/pgg/campaign.toml", "campaign.jsonl");
+    assert_eq!(variant.len(), 1);
+    assert_eq!(variant, campaign, "the same game, action for action");
     assert!(
-        campaign == variant,
-        "{SCENARIO} has drifted from scenarios/pgg/campaign.toml below [scenario]: copy the campaign's file again and keep the variant's [scenario] table"
+        variant[0]["actions"].as_u64().unwrap_or(0) > 100,
+        "{variant:?}"
     );
+    assert_eq!(vh["scenario"]["path"], SCENARIO);
+    assert_ne!(vh["scenario"]["hash"], ch["scenario"]["hash"]);
 }
 
 /// A short measurement plays to the end under the house rule and names the profile by its file.

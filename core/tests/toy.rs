@@ -2182,3 +2182,89 @@ fn a_second_variant_of_a_table_for_the_same_options_is_refused_at_its_line() {
         "{err}"
     );
 }
+
+/// A save of a scenario that extends another (in a folder of its own) loads, replays to the
+/// same bytes, and, when the base changes, is said to have been played with other files: the
+/// base is part of the scenario's content hash.
+#[test]
+fn a_save_of_an_extending_scenario_round_trips_and_a_changed_base_is_seen() {
+    let dir = kessel_test_support::toy_copy("extends-save");
+    std::fs::create_dir_all(dir.join("variant")).expect("mkdir");
+    let variant = dir.join("variant/v.toml");
+    std::fs::write(
+        &variant,
+        "[scenario]\nextends = \"../scenario.toml\"\nname = \"Toy, varied\"\n",
+    )
+    .expect("write");
+    let mut e = Engine::load(&variant, None, 3, Limits::default()).expect("the variant loads");
+    let base_only = Engine::load(&dir.join("scenario.toml"), None, 3, Limits::default())
+        .expect("the base loads");
+    assert_ne!(
+        e.content_hash(),
+        base_only.content_hash(),
+        "the variant's own file is hashed"
+    );
+    play(&mut e, 6);
+    let saved = e.save().expect("save");
+    let path = dir.join("variant/game.json");
+    std::fs::write(&path, &saved).expect("write");
+    let loaded = Engine::load_save(&path, Limits::default()).expect("the save loads");
+    assert_eq!(loaded.save().expect("save again"), saved);
+    assert_eq!(loaded.save_changed_note(), None);
+    assert_eq!(
+        loaded.scenario().map(|s| s.name.clone()),
+        Some("Toy, varied".into())
+    );
+    // the base changed (a note edited: the game still replays): the hash differs
+    let before = e.content_hash();
+    let base = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&base).expect("read");
+    std::fs::write(&base, text.replacen("notes = \"", "notes = \"Edited. ", 1)).expect("write");
+    let again = Engine::load(&variant, None, 3, Limits::default()).expect("loads");
+    assert_ne!(
+        again.content_hash(),
+        before,
+        "a changed base is a changed scenario"
+    );
+    let changed = Engine::load_save(&path, Limits::default()).expect("still replays");
+    assert!(changed.save_changed_note().is_some());
+}
+
+/// The checks made when a game starts (a unit type the ruleset lacks, a side) say a base's unit
+/// at the base's line, and an extending file's unit at its own.
+#[test]
+fn start_checks_say_each_unit_in_the_file_it_is_written_in() {
+    let dir = kessel_test_support::toy_copy("extends-checks");
+    let base = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&base).expect("read");
+    let bad = text.replacen("type = \"tank\"", "type = \"tanc\"", 1);
+    assert_ne!(bad, text);
+    std::fs::write(&base, &bad).expect("write");
+    let tank_line = bad.lines().position(|l| l == "id = \"r2\"").expect("r2") as usize;
+    std::fs::create_dir_all(dir.join("variant")).expect("mkdir");
+    let variant = dir.join("variant/v.toml");
+    std::fs::write(
+        &variant,
+        "[scenario]\nextends = \"../scenario.toml\"\n\n[[units]]\nid = \"x\"\nside = \"grey\"\ntype = \"inf\"\nfaces = [\"1-1-4\"]\nat = \"0203\"\n",
+    )
+    .expect("write");
+    let Err(kessel_core::engine::EngineError::Load(errors)) =
+        Engine::load(&variant, None, 1, Limits::default())
+    else {
+        panic!("the checks refuse it");
+    };
+    // (the base is named as the variant names it, `variant/../scenario.toml`)
+    let same = |a: &Path, b: &Path| a.canonicalize().ok() == b.canonicalize().ok();
+    let said = |file: &Path, line: usize, needle: &str| {
+        errors
+            .0
+            .iter()
+            .any(|e| same(&e.file, file) && e.line == Some(line) && e.message.contains(needle))
+    };
+    // (a unit is said at its `[[units]]` line, the one before its id)
+    assert!(
+        said(&base, tank_line, "unknown unit type `tanc`"),
+        "{errors}"
+    );
+    assert!(said(&variant, 4, "unknown side `grey`"), "{errors}");
+}

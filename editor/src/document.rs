@@ -41,6 +41,10 @@ pub struct Document {
     pub ruleset_note: Option<String>,
     /// The scenario's own Lua files (special rules), reloaded like the ruleset's.
     pub scenario_scripts: Vec<PathBuf>,
+    /// The files the scenario extends (`extends`), nearest first: such a scenario is shown as
+    /// its files make it, and its scenario data is not edited here (a save would have to write
+    /// either the whole result, flattening the base into the file, or work out what differs).
+    pub scenario_bases: Vec<PathBuf>,
     /// The scenario's editable data (none for a bare map).
     pub scenario: Option<ScenarioDef>,
     /// The scenario file as last read or written, which saving edits in place.
@@ -162,8 +166,11 @@ impl Document {
     /// A document for a loaded scenario (its file is read again for the editable text; if that
     /// fails the scenario can be viewed but its units not edited).
     pub fn from_scenario(scenario: &Scenario) -> Document {
-        let file = kessel_core::error::read_text(&scenario.path, "scenario")
-            .ok()
+        let bases: Vec<PathBuf> = scenario.bases().map(Path::to_path_buf).collect();
+        // (an extending scenario's file holds only what differs: editing it as a whole scenario
+        // would show, and save, a scenario without the base's units)
+        let file = (kessel_core::error::read_text(&scenario.path, "scenario").ok())
+            .filter(|_| bases.is_empty())
             .and_then(|t| ScenarioFile::parse(&t).ok());
         let mut sides: Vec<String> = Vec::new();
         for u in &scenario.units {
@@ -186,6 +193,7 @@ impl Document {
             ruleset_dir: Some(scenario.ruleset_dir.clone()),
             ruleset_note: scenario.stand_in_note(),
             scenario_scripts: scenario.scripts.clone(),
+            scenario_bases: bases,
             scenario: file.as_ref().map(|f| f.def.clone()),
             scenario_file: file,
             load_problems: Vec::new(),
@@ -208,6 +216,22 @@ impl Document {
         self.objectives = def.to_objectives(&self.map);
         self.sides = def.sides();
         self.name = def.meta.name.clone();
+    }
+
+    /// For a scenario that extends another: what the editor does with it, to show on screen.
+    pub fn extends_note(&self) -> Option<String> {
+        let base = self.scenario_bases.first()?;
+        let file = (self.scenario_path.as_deref())
+            .map_or_else(String::new, kessel_core::script::display_path);
+        Some(format!(
+            "{file} extends {}: it is shown as the two files make it, and its scenario data \
+             (units, objectives, …) is read-only here, so a save never writes the base's \
+             content into it nor drops its `extends`. Edit what it changes in its file with a \
+             text editor (the editor reloads it); File → Save as… copies the file still \
+             extending the same base. Map edits are saved to the map file, {}.",
+            kessel_core::script::display_path(base),
+            kessel_core::script::display_path(&self.map_path),
+        ))
     }
 
     /// The scenario text with the current edits, as a save would write it.
@@ -234,6 +258,7 @@ impl Document {
             ruleset_dir: None,
             ruleset_note: None,
             scenario_scripts: Vec::new(),
+            scenario_bases: Vec::new(),
             load_problems: Vec::new(),
             history: History::default(),
             saved_revision: 0,

@@ -61,14 +61,25 @@ pub fn save_as(doc: &Document, dir: &Path) -> anyhow::Result<PathBuf> {
     // the map as the editor shows it: inside the folder at the same place, else beside the
     // scenario under its own name (and the scenario then names it so)
     write_atomic(&map_out, doc.map_text().as_bytes())?;
-    let text = doc
-        .scenario_text_edited()
-        .context("the scenario's text is not loaded")?;
+    // an extending scenario is copied as its file is (its data is not edited here), and the
+    // copy extends the same base, named from where the copy is
+    let text = match doc.scenario_bases.first() {
+        Some(_) => kessel_core::error::read_text(scenario, "scenario")?,
+        None => doc
+            .scenario_text_edited()
+            .context("the scenario's text is not loaded")?,
+    };
     let mut edit: toml_edit::DocumentMut = text
         .parse()
         .context("the scenario's text does not parse as TOML")?;
     if let Some(table) = edit.get_mut("scenario").and_then(|t| t.as_table_like_mut()) {
-        if let Some(rules) = &doc.ruleset_dir {
+        if let Some(base) = doc.scenario_bases.first() {
+            let rel = relative_to(dir, base).map_err(|e| anyhow::anyhow!("{e}"))?;
+            table.insert("extends", toml_edit::value(rel));
+        }
+        // (a ruleset the base names stays the base's: it is read from the base's folder)
+        let own_ruleset = doc.scenario_bases.is_empty() || table.contains_key("ruleset");
+        if let Some(rules) = doc.ruleset_dir.as_ref().filter(|_| own_ruleset) {
             let rel = relative_to(dir, rules).map_err(|e| anyhow::anyhow!("{e}"))?;
             table.insert("ruleset", toml_edit::value(rel));
         }
@@ -129,6 +140,46 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()
 
 #[cfg(test)]
 mod tests {
+    /// A scenario that extends another opens as the two files make it, with its scenario data
+    /// read-only and a note saying so; Save writes nothing into it (neither the base's units
+    /// nor a file without `extends`), and *Save as…* copies it still extending the same base.
+    #[test]
+    fn an_extending_scenario_opens_read_only_and_save_as_keeps_its_extends() {
+        let toy = kessel_test_support::toy_copy("save-as-extends");
+        std::fs::create_dir_all(toy.join("variant")).expect("mkdir");
+        let variant = toy.join("variant/v.toml");
+        let text = "# mine\n[scenario]\nextends = \"../scenario.toml\"\nname = \"Varied\"\n";
+        std::fs::write(&variant, text).expect("write");
+        let mut doc = crate::document::Document::open(&variant).expect("opens");
+        assert_eq!(doc.name, "Varied");
+        assert_eq!(doc.units.iter().count(), 4, "the base's units are shown");
+        assert!(
+            doc.scenario.is_none(),
+            "its scenario data is not edited here"
+        );
+        let note = doc.extends_note().expect("a note on screen");
+        assert!(
+            note.contains("read-only") && note.contains("scenario.toml"),
+            "{note}"
+        );
+        doc.save().expect("save");
+        assert_eq!(std::fs::read_to_string(&variant).expect("read"), text);
+        let dest = kessel_test_support::scratch("save-as-extends-dest");
+        let out = super::save_as(&doc, &dest.join("copy")).expect("saved as");
+        let copy = std::fs::read_to_string(&out).expect("read");
+        assert!(
+            copy.starts_with("# mine\n") && !copy.contains("[[units]]"),
+            "{copy}"
+        );
+        let sc = kessel_core::scenario::Scenario::load(&out).expect("the copy loads");
+        assert_eq!((sc.name.as_str(), sc.units.len()), ("Varied", 4));
+        assert_eq!(
+            sc.bases().next().and_then(|b| b.canonicalize().ok()),
+            toy.join("scenario.toml").canonicalize().ok(),
+            "{copy}"
+        );
+    }
+
     /// *Save as…* writes over nothing: not another scenario's map of the same name in the folder
     /// (it was written whole over it), nor a scenario named by way of a folder still to be made
     /// (`x/..`).

@@ -150,7 +150,10 @@ pub fn header(
         .scenario()
         .context("the engine has no scenario loaded")?;
     let ruleset = engine.ruleset();
-    let mut files = vec![sc.path.clone(), sc.map_path.clone()];
+    let mut files = vec![sc.path.clone()];
+    // the files an extending scenario is laid over are the scenario too
+    files.extend(sc.bases().map(Path::to_path_buf));
+    files.push(sc.map_path.clone());
     files.extend(sc.scripts.iter().cloned());
     let base = sc.path.parent().unwrap_or(Path::new(""));
     let scenario_hash = files::hash_files(base, &files)?;

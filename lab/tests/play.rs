@@ -90,3 +90,33 @@ end)"#,
     );
     assert_eq!(e.log()[0].action.side.as_deref(), Some("blue"));
 }
+
+/// A data file's scenario hash covers the files an extending scenario is laid over: a changed
+/// base is a different scenario, as a changed scenario file is.
+#[test]
+fn the_scenario_hash_covers_the_base_an_extending_scenario_is_laid_over() {
+    let dir = kessel_test_support::toy_copy("lab-extends-hash");
+    std::fs::create_dir_all(dir.join("variant")).expect("mkdir");
+    let variant = dir.join("variant/v.toml");
+    std::fs::write(&variant, "[scenario]\nextends = \"../scenario.toml\"\n").expect("write");
+    let hash = || {
+        let profiles = [kessel_lab::ProfileArg {
+            arg: None,
+            name: "default".into(),
+            options: Vec::new(),
+        }];
+        let seeds = kessel_lab::record::Seeds {
+            first: 1,
+            games: 1,
+            shard: None,
+        };
+        let h =
+            kessel_lab::header(&variant, &profiles, 10, Default::default(), seeds).expect("header");
+        h.scenario.hash
+    };
+    let before = hash();
+    let base = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&base).expect("read");
+    std::fs::write(&base, text.replacen("notes = \"", "notes = \"Edited. ", 1)).expect("write");
+    assert_ne!(hash(), before, "the base's content is in the hash");
+}

@@ -67,6 +67,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let map = &state.map;
     say!("{}: ok", args.scenario.display());
     say!("  scenario   {}", sc.name);
+    // a variant written as what differs: what it lays its keys over, nearest first
+    if sc.files.len() > 1 {
+        let chain: Vec<String> = (sc.bases())
+            .map(|p| kessel_core::script::display_path(&kessel_core::error::shown_path(p)))
+            .collect();
+        say!(
+            "  extends    {} (its keys laid over {})",
+            chain.join(", which extends "),
+            if chain.len() == 1 {
+                "that file's"
+            } else {
+                "those files'"
+            }
+        );
+    }
     say!(
         "  ruleset    {} ({} option{}, {} action kind{})",
         rules.name,
@@ -89,7 +104,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let at = sc
                 .var_lines
                 .get(id)
-                .map(|l| format!(" (line {l})"))
+                .map(|l| match sc.locate(*l) {
+                    (file, l) if file == sc.path => format!(" (line {l})"),
+                    (file, l) => format!(" ({}:{l})", kessel_core::script::display_path(file)),
+                })
                 .unwrap_or_default();
             say!(
                 "  note       [vars] `{id}`{at} is no variable the ruleset declares{}: no rule reads it (`kessel info` lists those it does)",

@@ -63,6 +63,11 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
         "scenario": {
             "name": sc.name,
             "file": kessel_core::script::display_path(&sc.path),
+            // the files an extending scenario is laid over, nearest first
+            "extends": sc
+                .bases()
+                .map(|p| kessel_core::script::display_path(&kessel_core::error::shown_path(p)))
+                .collect::<Vec<_>>(),
             "turns": sc.turns,
             "first_turn": sc.first_turn,
             "ruleset": rules.name,
@@ -208,6 +213,12 @@ fn text(info: &Value) -> String {
         str_of(&sc["ruleset_dir"]),
         str_of(&sc["profile_in_force"])
     );
+    let bases: Vec<String> = (sc["extends"].as_array().into_iter().flatten())
+        .map(str_of)
+        .collect();
+    if !bases.is_empty() {
+        let _ = writeln!(s, "extends: {}", bases.join(", which extends "));
+    }
     let sides: Vec<String> = list("sides").iter().map(str_of).collect();
     let all: Vec<String> = list("ruleset_sides").iter().map(str_of).collect();
     if all.is_empty() || all == sides {

@@ -54,8 +54,7 @@ impl Engine {
             // the scenario's `sides` are the ruleset's
             if let Some((named, line)) = &sc.sides {
                 for side in named.iter().filter(|s| !ruleset.sides.contains(s)) {
-                    errors.push(LoadError::new(
-                        &sc.path,
+                    errors.push(sc.error_at(
                         Some(*line),
                         format!(
                             "`sides` names `{side}`, not a side (the ruleset has: {}){}",
@@ -68,16 +67,11 @@ impl Engine {
             for spec in &sc.units {
                 let u = &spec.unit;
                 if let Some(why) = side_problem(&u.side, &ruleset.sides, &sc) {
-                    errors.push(LoadError::new(
-                        &sc.path,
-                        Some(spec.line),
-                        format!("unit `{}`: {why}", u.id),
-                    ));
+                    errors.push(sc.error_at(Some(spec.line), format!("unit `{}`: {why}", u.id)));
                 }
                 if !ruleset.unit_types.is_empty() && !ruleset.unit_types.contains_key(&u.kind) {
                     let known: Vec<&str> = ruleset.unit_types.keys().map(String::as_str).collect();
-                    errors.push(LoadError::new(
-                        &sc.path,
+                    errors.push(sc.error_at(
                         Some(spec.line),
                         format!(
                             "unit `{}`: unknown unit type `{}` (the ruleset has: {}){}",
@@ -102,11 +96,7 @@ impl Engine {
                 else {
                     continue;
                 };
-                errors.push(LoadError::new(
-                    &sc.path,
-                    Some(*line),
-                    format!("marker `{}`: {why}", m.kind),
-                ));
+                errors.push(sc.error_at(Some(*line), format!("marker `{}`: {why}", m.kind)));
             }
         }
         // the side scoring each objective and owning each pool: a misspelt one scored for no
@@ -119,8 +109,7 @@ impl Engine {
                 else {
                     continue;
                 };
-                errors.push(LoadError::new(
-                    &sc.path,
+                errors.push(sc.error_at(
                     sc.objective_lines.get(i).copied(),
                     format!("objective `{}`: {why}", o.name),
                 ));
@@ -132,8 +121,7 @@ impl Engine {
                 else {
                     continue;
                 };
-                errors.push(LoadError::new(
-                    &sc.path,
+                errors.push(sc.error_at(
                     sc.pool_lines.get(id).copied(),
                     format!("pool `{id}`: {why}"),
                 ));
@@ -155,8 +143,7 @@ impl Engine {
                 };
                 for side in sides {
                     if !ruleset.sides.contains(side) {
-                        errors.push(LoadError::new(
-                            &sc.path,
+                        errors.push(sc.error_at(
                             Some(h.line),
                             format!(
                                 "{what}: hidden_from names `{side}`, not a side (the ruleset has: {}){}",
@@ -165,11 +152,9 @@ impl Engine {
                             ),
                         ));
                     } else if let Some(why) = side_problem(side, &ruleset.sides, &sc) {
-                        errors.push(LoadError::new(
-                            &sc.path,
-                            Some(h.line),
-                            format!("{what}: hidden_from names {why}"),
-                        ));
+                        errors.push(
+                            sc.error_at(Some(h.line), format!("{what}: hidden_from names {why}")),
+                        );
                     }
                 }
             }
@@ -180,8 +165,7 @@ impl Engine {
             for (id, decl) in &ruleset.scenario_vars {
                 let Some(v) = sc.vars.get(id) else { continue };
                 if let Err(why) = decl.admits(v) {
-                    errors.push(LoadError::new(
-                        &sc.path,
+                    errors.push(sc.error_at(
                         sc.var_lines.get(id).copied(),
                         format!("scenario var `{id}` {why}"),
                     ));
@@ -209,7 +193,7 @@ impl Engine {
                         .find(|(ids, _)| ids.contains(&id))
                         .map(|(_, line)| *line)
                 });
-            let found = LoadError::new(&sc.path, line, p.message);
+            let found = sc.error_at(line, p.message);
             if p.note {
                 notes.push(found);
             } else {
@@ -267,17 +251,14 @@ pub(super) fn game_misfits(
         for (id, decl) in &new.scenario_vars {
             let Some(v) = sc.vars.get(id) else { continue };
             if let Err(why) = decl.admits(v) {
-                let line = sc
-                    .var_lines
-                    .get(id)
-                    .map_or(String::new(), |l| format!(":{l}"));
-                out.push((
-                    None,
-                    format!(
-                        "scenario var `{id}` ({}{line}) {why}",
-                        crate::script::display_path(&sc.path)
-                    ),
-                ));
+                let at = match sc.var_lines.get(id) {
+                    Some(l) => {
+                        let (file, line) = sc.locate(*l);
+                        format!("{}:{line}", crate::script::display_path(file))
+                    }
+                    None => crate::script::display_path(&sc.path),
+                };
+                out.push((None, format!("scenario var `{id}` ({at}) {why}")));
             }
         }
     }

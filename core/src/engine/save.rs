@@ -185,7 +185,7 @@ impl Engine {
         }
     }
 
-    /// A hash of what the game is played with: the scenario file, its map, its special rules and
+    /// A hash of what the game is played with: the scenario file (and those it extends), its map, its special rules and
     /// the ruleset's Lua and TOML files (its tests aside). Files are named in it by where they
     /// stand to the ruleset's folder or the scenario's, never by the path they were opened with:
     /// a save reopens its scenario by another path (relative to the save, or absolute) than the
@@ -196,6 +196,8 @@ impl Engine {
         let mut scenario_dir = None;
         if let Some(sc) = self.scenario() {
             files.push(sc.path.clone());
+            // a scenario that extends another is its bases too: a changed base plays otherwise
+            files.extend(sc.bases().map(Path::to_path_buf));
             files.push(sc.map_path.clone());
             scenario_dir = sc.path.parent().map(|d| {
                 if d.as_os_str().is_empty() {

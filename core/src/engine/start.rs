@@ -145,8 +145,7 @@ impl Engine {
                 } else {
                     format!("the ruleset has: {}", known.join(", "))
                 };
-                return Err(LoadErrors(vec![LoadError::new(
-                    &scenario.path,
+                return Err(LoadErrors(vec![scenario.error_at(
                     scenario.profile_line,
                     format!(
                         "`profile`: unknown profile `{}` ({listed}){}",
@@ -283,8 +282,7 @@ fn no_ruleset_at(scenario: &Scenario) -> LoadError {
     let (value, line) = &scenario.ruleset_field;
     let init = scenario.ruleset_dir.join("init.lua");
     if init.is_dir() {
-        return LoadError::new(
-            &scenario.path,
+        return scenario.error_at(
             Some(*line),
             format!(
                 "`ruleset = \"{value}\"`: {} is a folder, not the ruleset's Lua file",
@@ -294,8 +292,7 @@ fn no_ruleset_at(scenario: &Scenario) -> LoadError {
     }
     // `ruleset = "…/init.lua"`: the file the folder holds, not a copied scenario's stale path
     if scenario.ruleset_dir.is_file() {
-        return LoadError::new(
-            &scenario.path,
+        return scenario.error_at(
             Some(*line),
             format!(
                 "`ruleset = \"{value}\"` names a file, {}; `ruleset` names the folder that holds \
@@ -305,13 +302,11 @@ fn no_ruleset_at(scenario: &Scenario) -> LoadError {
             ),
         );
     }
-    let folder = scenario
-        .path
-        .parent()
+    // (the folder of the file that gives the line: a base's, for a ruleset a base names)
+    let folder = (scenario.locate(*line).0.parent())
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    LoadError::new(
-        &scenario.path,
+    scenario.error_at(
         Some(*line),
         format!(
             "`ruleset = \"{value}\"` leads to {}, which holds no ruleset (no init.lua there). \

@@ -94,6 +94,11 @@ impl LineIndex {
         )
     }
 
+    /// How many lines the text has (one more than its line breaks).
+    pub fn count(&self) -> usize {
+        self.0.len() + 1
+    }
+
     /// 1-based line of a byte offset (the same answer as [`line_of`]).
     pub fn line(&self, offset: usize) -> usize {
         self.0.partition_point(|&nl| nl < offset) + 1
@@ -166,6 +171,17 @@ pub enum Over {
 /// outside strings and comments: at least one per key, list item and table) and the nesting of
 /// its lists and tables, and stops at the line where either passes its limit.
 pub fn shape(text: &str, syntax: Syntax, max_depth: usize, max_values: usize) -> Result<(), Over> {
+    shape_count(text, syntax, max_depth, max_values).map(|_| ())
+}
+
+/// [`shape`], answering how many values the text holds when it is within the limits (a scenario
+/// and the files it extends share one budget).
+pub fn shape_count(
+    text: &str,
+    syntax: Syntax,
+    max_depth: usize,
+    max_values: usize,
+) -> Result<usize, Over> {
     let toml = syntax == Syntax::Toml;
     let b = text.as_bytes();
     let (mut i, mut depth, mut line, mut values) = (0usize, 0usize, 1usize, 1usize);
@@ -235,7 +251,7 @@ pub fn shape(text: &str, syntax: Syntax, max_depth: usize, max_values: usize) ->
         }
         i += 1;
     }
-    Ok(())
+    Ok(values)
 }
 
 /// Refuses TOML whose arrays or inline tables nest deeper than [`MAX_TOML_DEPTH`], or that holds
@@ -362,11 +378,22 @@ pub fn json_duplicate_key(text: &str) -> Option<(usize, String)> {
 
 /// Turns a `toml` parse error into a located error.
 pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
-    let line = err.span().map(|s| line_of(text, s.start));
-    let mut message = plain_types(err.message().trim_end());
+    toml_error_at(file, text, err.message(), err.span())
+}
+
+/// [`toml_error`] from its parts: the parser's message and its span in `text` (a scenario that
+/// extends another is read from several files, and the span is moved to the file it is in).
+pub fn toml_error_at(
+    file: &Path,
+    text: &str,
+    message: &str,
+    span: Option<std::ops::Range<usize>>,
+) -> LoadError {
+    let line = span.clone().map(|s| line_of(text, s.start));
+    let mut message = plain_types(message.trim_end());
     // the parser hands a date-time to the reader as a table of its own, so a date given where
     // a number or a name goes read "invalid type: a table": it is said as the date it is
-    let written = err.span().and_then(|s| text.get(s)).map(str::trim);
+    let written = span.clone().and_then(|s| text.get(s)).map(str::trim);
     if let Some(date) = written.filter(|w| w.parse::<toml::value::Datetime>().is_ok()) {
         message = message.replace(
             "invalid type: a table",
@@ -375,8 +402,7 @@ pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
     }
     // the parser says only "duplicate key"; its span is the key written the second time
     if message == "duplicate key" {
-        let key = err
-            .span()
+        let key = span
             .and_then(|s| text.get(s))
             .map(|k| k.trim().trim_matches(|c| c == '"' || c == '\''))
             .filter(|k| !k.is_empty() && !k.contains('\n'));

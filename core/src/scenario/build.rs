@@ -10,20 +10,20 @@ impl Scenario {
         text: &str,
         map: Option<Map>,
     ) -> Result<Lenient<Scenario>, LoadErrors> {
-        toml_bounds(path, text)?;
-        let file: ScenarioFile = toml::from_str(text).map_err(|e| {
-            not_a_scenario(path, text).unwrap_or_else(|| toml_error(path, text, &e))
-        })?;
-        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        // the paths the scenario names: relative to its folder, of the field's kind
-        let lines = LineIndex::new(text);
+        let read = super::extends::read(path, text)?;
+        let (sources, file) = (read.sources, read.file);
+        let extends = (read.extends).map(|e| (e.get_ref().clone(), sources.line(e.span().start)));
+        // the paths the scenario names: relative to the folder of the file that names each (a
+        // base's map beside the base), of the field's kind
+        let dir_of = |v: &S<String>| {
+            (sources.at(v.span().start).path.parent())
+                .unwrap_or(Path::new("."))
+                .to_path_buf()
+        };
         let named = |field: &str, v: &S<String>, kind| {
-            crate::fsio::named_path(&dir, v.get_ref(), kind).map_err(|e| {
-                LoadError::new(
-                    path,
-                    Some(lines.line(v.span().start)),
-                    format!("`{field}`: {e}"),
-                )
+            crate::fsio::named_path(&dir_of(v), v.get_ref(), kind).map_err(|e| {
+                let (file, line) = sources.locate(v.span().start);
+                LoadError::new(file, Some(line), format!("`{field}`: {e}"))
             })
         };
         let map_path = named("map", &file.scenario.map, Named::Toml)?;
@@ -32,7 +32,7 @@ impl Scenario {
         let ruleset_named = stand_in.then_some(named_dir);
         let ruleset_field = (
             file.scenario.ruleset.get_ref().clone(),
-            lines.line(file.scenario.ruleset.span().start),
+            sources.line(file.scenario.ruleset.span().start),
         );
         // a profile is a name in the ruleset's profiles/ folder, or a file beside the scenario
         let profile = match &file.scenario.profile {
@@ -44,18 +44,19 @@ impl Scenario {
             Some(p) => Some(p.get_ref().clone()),
             None => None,
         };
-        let profile_line = (file.scenario.profile.as_ref()).map(|p| lines.line(p.span().start));
+        let profile_line = (file.scenario.profile.as_ref()).map(|p| sources.line(p.span().start));
         let (map, map_errors) = match map {
             Some(m) => (m, Vec::new()),
             None => {
                 // a map that cannot be read at all (missing, a folder, too large) is the
                 // scenario's `map` line's to answer for: it was said at the map's path alone,
                 // with no word of which file named it
+                let (named_in, line) = sources.locate(file.scenario.map.span().start);
                 let text = read_text(&map_path, "map").map_err(|e| match e.line {
                     Some(_) => e,
                     None => LoadError::new(
-                        path,
-                        Some(lines.line(file.scenario.map.span().start)),
+                        named_in,
+                        Some(line),
                         format!(
                             "`map` names {}, which {}",
                             crate::error::shown_path(&map_path).display(),
@@ -66,7 +67,7 @@ impl Scenario {
                 parse_map_lenient(&map_path, &text)?
             }
         };
-        let mut d = Diag::new(path, text);
+        let mut d = Diag::over(&sources);
         let turns = file.scenario.turns.get_ref().0;
         if turns == 0 {
             d.at(
@@ -102,7 +103,7 @@ impl Scenario {
                     d.at(v.span(), format!("`sides` names `{side}` twice"));
                 }
             }
-            (list, lines.line(v.span().start))
+            (list, d.line(v.span().start))
         });
         // later sums (last turn, entry turns) stay in range from here on
         let turns = turns.min(MAX_TURNS);
@@ -117,7 +118,7 @@ impl Scenario {
                 d.at(
                     entry.span(),
                     format!(
-                        "pool `{}` is defined twice (first at line {first}): give each pool its \
+                        "pool `{}` is defined twice (first at {first}): give each pool its \
                          own id, or put all its faces in one entry",
                         p.id
                     ),
@@ -147,7 +148,7 @@ impl Scenario {
         }
         let pool_lines: BTreeMap<String, usize> = pool_lines
             .into_iter()
-            .map(|(id, line)| (id.to_string(), line))
+            .map(|(id, at)| (id.to_string(), d.line(at)))
             .collect();
 
         let mut units = Vec::new();
@@ -157,7 +158,7 @@ impl Scenario {
         // units already spread over each set-up area (keeps loading linear in the unit count)
         let mut per_area: BTreeMap<String, usize> = BTreeMap::new();
         for entry in &file.units {
-            let line = d.lines.line(entry.span().start);
+            let line = d.line(entry.span().start);
             let u = entry.get_ref();
             // (the one rule for unit ids, as `kessel.setup` and `kessel.emit.create_unit` hold)
             if let Some(why) = crate::names::unit_id_problem(&u.id) {
@@ -178,7 +179,7 @@ impl Scenario {
                 .faces
                 .iter()
                 .filter_map(|f| match f.get_ref() {
-                    FaceEntry::Text(t) => Some((t.clone(), d.lines.line(f.span().start))),
+                    FaceEntry::Text(t) => Some((t.clone(), d.line(f.span().start))),
                     FaceEntry::Named(_) => None,
                 })
                 .unzip();
@@ -478,7 +479,7 @@ impl Scenario {
                 },
             };
             let first = markers.len() as u32;
-            let line = d.lines.line(entry.span().start);
+            let line = d.line(entry.span().start);
             marker_lines.push((first..first + m.count(), line));
             if let Some(from) = m.hidden_from.as_ref().and_then(|h| h.get_ref().resolve()) {
                 hidden.push(HiddenAtStart {
@@ -568,8 +569,9 @@ impl Scenario {
                     d.at(
                         o.span(),
                         format!(
-                            "the same objective twice (the objective at line {first} has the same \
+                            "the same objective twice (the objective at {} has the same \
                              hexes{}): remove one, or give it all the VP",
+                            d.line_words(*first, o.span().start),
                             ob.side
                                 .as_deref()
                                 .map(|s| format!(" and side `{s}`"))
@@ -577,7 +579,7 @@ impl Scenario {
                         ),
                     );
                 } else {
-                    objective_lines.insert(key, d.lines.line(o.span().start));
+                    objective_lines.insert(key, o.span().start);
                 }
             }
             let vp = *ob.vp.get_ref();
@@ -587,7 +589,7 @@ impl Scenario {
                     format!("objective vp = {vp} is out of range (at most ±{MAX_VP})"),
                 );
             }
-            objective_at.push(d.lines.line(o.span().start));
+            objective_at.push(d.line(o.span().start));
             objectives.push(Objective {
                 name: name
                     .unwrap_or_else(|| hexes.first().map(|h| map.label(*h)).unwrap_or_default()),
@@ -604,7 +606,7 @@ impl Scenario {
                 d.at(
                     entry.span(),
                     format!(
-                        "victory level `{}` is named twice (first at line {first}): give each \
+                        "victory level `{}` is named twice (first at {first}): give each \
                          level its own name",
                         l.name
                     ),
@@ -646,13 +648,13 @@ impl Scenario {
         let var_lines = file
             .vars
             .keys()
-            .map(|k| (k.get_ref().clone(), d.lines.line(k.span().start)))
+            .map(|k| (k.get_ref().clone(), d.line(k.span().start)))
             .collect();
 
         let mut scripts = Vec::new();
         let mut seen_scripts = BTreeMap::new();
         for sc in &file.scenario.scripts {
-            let p = match crate::fsio::named_path(&dir, sc.get_ref(), Named::Lua) {
+            let p = match crate::fsio::named_path(&dir_of(sc), sc.get_ref(), Named::Lua) {
                 Ok(p) => p,
                 Err(e) => {
                     d.at(sc.span(), format!("`scripts`: {e}"));
@@ -664,7 +666,7 @@ impl Scenario {
                 d.at(
                     sc.span(),
                     format!(
-                        "`scripts`: `{}` is listed twice (first at line {first}); each script runs once",
+                        "`scripts`: `{}` is listed twice (first at {first}); each script runs once",
                         sc.get_ref()
                     ),
                 );
@@ -680,6 +682,7 @@ impl Scenario {
         }
         let mut errors = map_errors;
         errors.append(&mut d.errors);
+        let files = sources.files();
         let mut unit_lines = BTreeMap::new();
         for u in &units {
             // the first table of an id, as a linear search would find it
@@ -689,6 +692,8 @@ impl Scenario {
             unit_lines,
             scripts,
             path: path.to_path_buf(),
+            files,
+            extends,
             name: file.scenario.name,
             ruleset_dir,
             ruleset_field,

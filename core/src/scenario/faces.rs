@@ -13,6 +13,9 @@ impl Scenario {
     /// Returns a problem per unit whose strings do not fit its type.
     pub fn read_faces(&mut self, unit_types: &BTreeMap<String, Value>) -> Vec<LoadError> {
         let mut problems = Vec::new();
+        // (the units are changed below: where a line is, is asked of a copy of the file list)
+        let (files, path) = (self.files.clone(), self.path.clone());
+        let error_at = |line, msg| super::error_in(&files, &path, line, msg);
         for spec in &mut self.units {
             if spec.face_texts.is_empty() {
                 continue;
@@ -33,8 +36,7 @@ impl Scenario {
                     for (i, text) in spec.face_texts.iter().enumerate() {
                         match crate::state::named_face_from_text(text, &fields) {
                             Some(face) => named.push(face),
-                            None => problems.push(LoadError::new(
-                                &self.path,
+                            None => problems.push(error_at(
                                 Some(spec.face_lines.get(i).copied().unwrap_or(spec.line)),
                                 format!(
                                     "unit `{}`: {}",
@@ -53,8 +55,7 @@ impl Scenario {
                         .position(|t| Face::parse(t).is_none())
                         .unwrap_or_default();
                     let bad = spec.face_texts.get(at).cloned().unwrap_or_default();
-                    problems.push(LoadError::new(
-                        &self.path,
+                    problems.push(error_at(
                         Some(spec.face_lines.get(at).copied().unwrap_or(spec.line)),
                         format!(
                             "unit `{}`: {}",

@@ -394,7 +394,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                         Some(first) => d.at(
                             s.span(),
                             format!(
-                                "hexside {} is given twice as `{}` (first at line {first}): remove \
+                                "hexside {} is given twice as `{}` (first at {first}): remove \
                                  one",
                                 s.get_ref(),
                                 f.kind
@@ -470,7 +470,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             d.at(
                 entry.span(),
                 format!(
-                    "place `{}` is defined twice (first at line {first}): give each place its \
+                    "place `{}` is defined twice (first at {first}): give each place its \
                      own name, or list all its hexes in one entry",
                     p.name
                 ),
@@ -493,7 +493,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                 );
                 continue;
             }
-            let line = d.lines.line(entry.span().start);
+            let line = d.line(entry.span().start);
             match place_of.get(h) {
                 Some((other, first)) if *other != p.name.as_str() => d.at(
                     item.clone(),

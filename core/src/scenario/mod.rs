@@ -3,7 +3,7 @@
 //!
 //! This module and [`crate::script`]'s file loader are the only places the core reads files.
 
-use crate::error::{read_text, toml_bounds, toml_error, LineIndex, LoadError, LoadErrors};
+use crate::error::{read_text, LoadError, LoadErrors};
 use crate::fsio::Named;
 use crate::hex::Hex;
 use crate::map::Map;
@@ -16,6 +16,8 @@ use toml::Spanned;
 type S<T> = Spanned<T>;
 
 mod build;
+mod extends;
+pub use extends::MAX_EXTENDS;
 mod faces;
 pub use faces::face_text_problem;
 mod file;
@@ -54,25 +56,42 @@ impl<'de, const LO: u32, const HI: u32> serde::Deserialize<'de> for Whole<LO, HI
     }
 }
 
-/// Collects located errors for one file.
+/// Collects located errors for one file, or for a scenario and the files it extends: a span
+/// names its file ([`extends::Sources`]).
 struct Diag<'a> {
-    file: &'a Path,
-    lines: LineIndex,
+    sources: std::borrow::Cow<'a, extends::Sources>,
     errors: Vec<LoadError>,
 }
 
 impl Diag<'_> {
     fn new<'a>(file: &'a Path, text: &str) -> Diag<'a> {
         Diag {
-            file,
-            lines: LineIndex::new(text),
+            sources: std::borrow::Cow::Owned(extends::Sources::single(file, text)),
             errors: Vec::new(),
         }
     }
 
+    fn over(sources: &extends::Sources) -> Diag<'_> {
+        Diag {
+            sources: std::borrow::Cow::Borrowed(sources),
+            errors: Vec::new(),
+        }
+    }
+
+    /// The line of a byte: the file's own for one file; for a scenario that extends others, the
+    /// chain's ([`Scenario::locate`] says which file and line it is).
+    fn line(&self, offset: usize) -> usize {
+        self.sources.line(offset)
+    }
+
     fn at(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
-        let line = (span.end > 0).then(|| self.lines.line(span.start));
-        self.errors.push(LoadError::new(self.file, line, msg));
+        let (file, line) = if span.end > 0 {
+            let (f, l) = self.sources.locate(span.start);
+            (f.to_path_buf(), Some(l))
+        } else {
+            (self.sources.0[0].path.clone(), None)
+        };
+        self.errors.push(LoadError::new(&file, line, msg));
     }
 
     /// Records, at `span`, what is wrong with a name the file gives a key of the game (a pool, a
@@ -84,19 +103,30 @@ impl Diag<'_> {
         }
     }
 
-    /// The line where `key` was first seen, when it was (a pool, place, level or hexside given
-    /// twice); else `key` is recorded as seen at `span`'s line and `None` is returned.
+    /// Where `key` was first seen, when it was (a pool, place, level or hexside given twice): "line
+    /// 12", or "line 12 of base.toml" when that is another file than `span`'s; else `key` is
+    /// recorded as seen at `span` and `None` is returned.
     fn seen_before<K: Ord>(
         &self,
         seen: &mut std::collections::BTreeMap<K, usize>,
         key: K,
         span: &std::ops::Range<usize>,
-    ) -> Option<usize> {
+    ) -> Option<String> {
         if let Some(first) = seen.get(&key) {
-            return Some(*first);
+            return Some(self.line_words(*first, span.start));
         }
-        seen.insert(key, self.lines.line(span.start));
+        seen.insert(key, span.start);
         None
+    }
+
+    /// "line N" for the byte `offset`, naming its file when it is not the file of `from`.
+    fn line_words(&self, offset: usize, from: usize) -> String {
+        let (file, line) = self.sources.locate(offset);
+        if self.sources.at(offset).start == self.sources.at(from).start {
+            format!("line {line}")
+        } else {
+            format!("line {line} of {}", crate::script::display_path(file))
+        }
     }
 }
 
@@ -261,6 +291,43 @@ pub struct Scenario {
     pub sides: Option<(Vec<String>, usize)>,
     /// Line of each unit's table by id, so that locating many problems stays linear.
     unit_lines: BTreeMap<String, usize>,
+    /// The scenario file and the files it extends, in turn (`extends`). The lines above are the
+    /// file's own when it extends nothing; else they run on through the bases, and
+    /// [`Scenario::locate`] turns one into its file and line.
+    pub files: Vec<SourceFile>,
+    /// The `extends` value the scenario file gives, and its line.
+    pub extends: Option<(String, usize)>,
+}
+
+/// One file a scenario was read from (see [`Scenario::files`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The lines of the files before it: its line `n` is the scenario's line `first_line + n`.
+    pub first_line: usize,
+    /// Its number of lines.
+    pub lines: usize,
+}
+
+fn locate_in<'a>(files: &'a [SourceFile], path: &'a Path, line: usize) -> (&'a Path, usize) {
+    let i = files
+        .partition_point(|f| f.first_line < line)
+        .saturating_sub(1);
+    match files.get(i) {
+        Some(f) => (&f.path, line - f.first_line),
+        None => (path, line),
+    }
+}
+
+fn error_in(files: &[SourceFile], path: &Path, line: Option<usize>, message: String) -> LoadError {
+    match line {
+        Some(l) => {
+            let (file, line) = locate_in(files, path, l);
+            LoadError::new(file, Some(line), message)
+        }
+        None => LoadError::new(path, None, message),
+    }
 }
 
 /// When a file given as a scenario is another kind of Kessel file (a map, a profile), says so
@@ -317,13 +384,30 @@ fn not_a_scenario(path: &Path, text: &str) -> Option<LoadError> {
 }
 
 impl Scenario {
+    /// The files this scenario extends, nearest first (none for a scenario written whole).
+    pub fn bases(&self) -> impl Iterator<Item = &Path> {
+        self.files.iter().skip(1).map(|f| f.path.as_path())
+    }
+
+    /// The file and its own line of one of the scenario's lines (a unit's, a pool's, …): the
+    /// scenario file's, or a base's when the scenario extends others.
+    pub fn locate(&self, line: usize) -> (&Path, usize) {
+        locate_in(&self.files, &self.path, line)
+    }
+
+    /// An error at one of the scenario's lines, said at the file and line it is in.
+    pub fn error_at(&self, line: Option<usize>, message: impl Into<String>) -> LoadError {
+        error_in(&self.files, &self.path, line, message.into())
+    }
+
     /// When the ruleset is a stand-in ([`Scenario::ruleset_named`]), what happened and how to
     /// make the file name the ruleset itself, for the program to show.
     pub fn stand_in_note(&self) -> Option<String> {
         let named = self.ruleset_named.as_ref()?;
         let (value, line) = &self.ruleset_field;
+        let (file, line) = self.locate(*line);
         let show = crate::script::display_path;
-        let folder = (self.path.parent())
+        let folder = (file.parent())
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         // the value to write, as seen from the scenario's folder (absolute if that fails)
@@ -334,7 +418,7 @@ impl Scenario {
              scenario folder keeps its old relative path); the ruleset of the same folder name at \
              {} is used instead. To name it in the file, write `ruleset = \"{write}\"` there (the \
              editor's File → Save as… writes a copy with it)",
-            show(&self.path),
+            show(file),
             show(named),
             show(&self.ruleset_dir),
         ))

@@ -300,6 +300,8 @@ impl EditorApp {
         if let Some(p) = &self.doc.scenario_path {
             scenario_files.insert(0, p.clone());
         }
+        // a base changed changes the scenario that extends it
+        scenario_files.extend(self.doc.scenario_bases.iter().cloned());
         Watched {
             ruleset_dir: self.doc.ruleset_dir.clone(),
             scenario_files,

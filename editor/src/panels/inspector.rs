@@ -41,6 +41,9 @@ fn summary_ui(ui: &mut Ui, doc: &Document) {
     if let Some(note) = &doc.ruleset_note {
         ui.label(RichText::new(note).color(egui::Color32::from_rgb(230, 170, 60)));
     }
+    if let Some(note) = doc.extends_note() {
+        ui.label(RichText::new(note).color(egui::Color32::from_rgb(230, 170, 60)));
+    }
     if doc.ruleset_dir.is_none() {
         ui.label(
             RichText::new(

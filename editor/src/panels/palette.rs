@@ -200,6 +200,10 @@ impl Palette {
         ui.separator();
         match self.mode {
             Mode::Edit => self.tools_ui(ui, doc, style),
+            // (an extending scenario's data is read-only: the panel on the right says why)
+            Mode::Scenario if !doc.scenario_bases.is_empty() => {
+                ui.label("This scenario extends another and is read-only here: see the note on the right. Right-drag pans.");
+            }
             Mode::Scenario => {
                 ui.label("Pick a unit on the right; Place puts it on the clicked hex, Select drags a stack's top unit to another hex, Remove takes it out. Right-drag pans.");
             }

@@ -268,7 +268,12 @@ impl ScenarioPanel {
     ) {
         let Some(def) = &doc.scenario else {
             ui.heading("Edit scenario");
-            ui.label("Open a scenario file to edit its units and victory conditions.");
+            match doc.extends_note() {
+                Some(note) => {
+                    ui.label(egui::RichText::new(note).color(egui::Color32::from_rgb(230, 170, 60)))
+                }
+                None => ui.label("Open a scenario file to edit its units and victory conditions."),
+            };
             return;
         };
         // wrapped: in a narrow panel the last tool goes to a line of its own rather than
