@@ -78,6 +78,27 @@ impl EditorApp {
                 self.start_game(true);
                 continue;
             }
+            if let PlayCommand::ApplyProfile(p) = &cmd {
+                if self.fresh_game() {
+                    // a game that has taken no action starts again under the profile: its
+                    // set-up is the profile's too (PGG's WBC bidding is set up by its option),
+                    // as it is when the save is loaded; applied after the set-up, the save
+                    // named a profile whose set-up was not the one played, and did not load
+                    self.profile = match p {
+                        Some(name) => ProfileChoice::Named(name.clone()),
+                        None => ProfileChoice::Defaults,
+                    };
+                    // the profile gives every option: none set by hand or by flag is kept
+                    self.start_options.clear();
+                    self.rules_panel.staged.clear();
+                    self.rules_panel.refusal = None;
+                    if let Some(s) = &self.session {
+                        self.seed = s.seed;
+                    }
+                    self.start_game(true);
+                    continue;
+                }
+            }
             if let PlayCommand::SaveGame(p) = &cmd {
                 // the user's folder offered for Kessel's own scenarios, or for saves of a
                 // scenario in Kessel's checkout, is made when first used
@@ -131,6 +152,9 @@ impl EditorApp {
                     };
                     match s.engine.apply_profile(p.as_deref()) {
                         Ok(()) => {
+                            // staged against the options of the profile left
+                            self.rules_panel.staged.clear();
+                            self.rules_panel.refusal = None;
                             self.status
                                 .info(format!("profile {}", p.as_deref().unwrap_or("(defaults)")));
                             s.refresh();
@@ -138,16 +162,27 @@ impl EditorApp {
                         Err(e) => self.status.error(e.to_string()),
                     }
                 }
-                PlayCommand::SetOption(id, v) => match s.engine.set_option(&id, v.clone()) {
-                    Ok(()) => {
-                        self.status.info(format!(
-                            "option {id} = {}",
-                            crate::panels::rules::value_text(Some(&v))
-                        ));
-                        self.needs_refresh = true;
+                PlayCommand::SetOption(id, v) => {
+                    let what = format!(
+                        "option {id} = {}",
+                        crate::panels::rules::value_text(Some(&v))
+                    );
+                    let done = s.engine.set_option(&id, v);
+                    self.options_set(done, what);
+                }
+                PlayCommand::SetOptions(changes) => {
+                    let what = (changes.iter())
+                        .map(|(id, v)| {
+                            format!("{id} = {}", crate::panels::rules::value_text(Some(v)))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let done = s.engine.set_options(&changes);
+                    if done.is_ok() {
+                        self.rules_panel.staged.clear();
                     }
-                    Err(e) => self.status.error(e),
-                },
+                    self.options_set(done, format!("options {what}"));
+                }
                 PlayCommand::SaveProfile { name, description } => {
                     match save_profile(s, &name, &description) {
                         Ok(path) => {
@@ -162,6 +197,30 @@ impl EditorApp {
                         Err(e) => self.status.error(format!("cannot save the profile: {e:#}")),
                     }
                 }
+            }
+        }
+    }
+
+    /// A game of a scenario (not a campaign's, whose games start from the one before) that has
+    /// taken no action yet.
+    fn fresh_game(&self) -> bool {
+        self.campaign.is_none()
+            && (self.session.as_ref()).is_some_and(|s| s.engine.log().is_empty())
+    }
+
+    /// After options were set (`what` says which): the game is listed again, or the refusal
+    /// goes to the rules panel, where its reason (a long one, naming the table variants in
+    /// conflict) is read whole, and to the status line.
+    fn options_set(&mut self, done: Result<(), String>, what: String) {
+        match done {
+            Ok(()) => {
+                self.status.info(what);
+                self.rules_panel.refusal = None;
+                self.needs_refresh = true;
+            }
+            Err(e) => {
+                self.status.error(format!("{what} refused: {e}"));
+                self.rules_panel.refusal = Some(format!("{what}: {e}"));
             }
         }
     }
