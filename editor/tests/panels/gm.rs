@@ -1,5 +1,5 @@
 //! A tournament GM's day on the toy ruleset: the profile picked for the day is the one the game
-//! is set up under (so a save of it loads).
+//! is set up under (so a save of it loads), and a face-down counter is never named by its id.
 
 use super::toy::{harness, toy_copy};
 use egui_kittest::kittest::Queryable;
@@ -98,5 +98,61 @@ fn a_profile_picked_before_the_first_action_sets_the_game_up_and_its_save_loads(
     let s = h.state().session.as_ref().expect("game");
     assert_eq!(s.engine.profile_arg(), Some("standard"));
     assert_eq!(s.engine.log().len(), 1, "the game goes on");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A decision's choice buttons name a face-down counter by what its back shows, as the stack
+/// list does, never by its scenario id (which tells one division from another).
+#[test]
+fn a_choice_names_a_face_down_unit_by_its_back_not_its_id() {
+    let dir = toy_copy("gm-face-down-choice");
+    let scenario = dir.join("scenario.toml");
+    let mut text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    text.push_str(
+        "\n[[pools]]\nid = \"reserve\"\nside = \"blue\"\nfaces = [[\"3-3-4\", 2]]\n\n\
+         [[units]]\nid = \"b-3rd-guards-div\"\nside = \"blue\"\ntype = \"inf\"\n\
+         formation = \"9 Army\"\nhidden = true\npool = \"reserve\"\nat = \"0604\"\n",
+    );
+    std::fs::write(&scenario, text).expect("write the scenario");
+    let init = dir.join("init.lua");
+    let mut lua = std::fs::read_to_string(&init).expect("toy init.lua");
+    // red may ask about any blue unit on the map: a choice that names an enemy counter
+    lua.push_str(
+        "kessel.action{ kind = \"scout\", rule = \"T97\", description = \"look at an enemy stack\",\n  \
+         validate = function(a) end, apply = function(a) end,\n  \
+         enumerate = function(side)\n    \
+         if side == \"blue\" then return {} end\n    \
+         return { { kind = \"scout\", unit = \"b-3rd-guards-div\" } }\n  end }\n",
+    );
+    std::fs::write(&init, lua).expect("write init.lua");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    for _ in 0..50 {
+        h.run();
+        let listed =
+            h.state().session.as_ref().is_some_and(
+                |s| matches!(&s.actions, Ok(a) if a.iter().any(|a| a.kind == "scout")),
+            );
+        if listed {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    super::picture(&mut h, "gm-face-down-choice");
+    let listed = h
+        .state()
+        .session
+        .as_ref()
+        .map(|s| format!("{:?} {:?}", s.actions, s.message));
+    assert!(
+        h.query_by_label("scout · unit inf (face down, 9 Army)")
+            .is_some(),
+        "{listed:?}"
+    );
+    assert!(
+        h.query_by_label_contains("b-3rd-guards-div").is_none(),
+        "no text names the face-down unit's id"
+    );
+    super::picture(&mut h, "gm-face-down-choice");
     let _ = std::fs::remove_dir_all(&dir);
 }
