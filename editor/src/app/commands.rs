@@ -81,7 +81,7 @@ impl EditorApp {
             if let PlayCommand::ApplyProfile(p) = &cmd {
                 if self.fresh_game() {
                     // a game that has taken no action starts again under the profile: its
-                    // set-up is the profile's too (PGG's WBC bidding is set up by its option),
+                    // set-up is the profile's too (a ruleset's set-up hook may read an option),
                     // as it is when the save is loaded; applied after the set-up, the save
                     // named a profile whose set-up was not the one played, and did not load
                     self.profile = match p {

@@ -85,9 +85,9 @@ impl EditorApp {
         };
         let rules_flags = st.profile.is_some() || !st.options.is_empty();
         if rules_flags && st.load.is_none() {
-            // in force from the set-up on, as a save replays the game (PGG's WBC bidding is set
-            // up by its option), and a scenario only the profile or option makes legal (three
-            // units a hex under a raised limit) starts
+            // in force from the set-up on, as a save replays the game (a set-up hook may read
+            // an option), and a scenario only the profile or option makes legal (three units a
+            // hex under a raised limit) starts
             if let Some(p) = &st.profile {
                 self.profile = ProfileChoice::Named(p.clone());
             }
