@@ -150,7 +150,10 @@ impl EditorApp {
                         Some(name) => ProfileChoice::Named(name.clone()),
                         None => ProfileChoice::Defaults,
                     };
-                    match s.engine.apply_profile(p.as_deref()) {
+                    // the defaults by their name: a save names them so (with no profile named,
+                    // a load took the scenario's, and the options it recorded against defaults)
+                    let named = p.as_deref().unwrap_or(kessel_core::options::DEFAULTS);
+                    match s.engine.apply_profile(Some(named)) {
                         Ok(()) => {
                             // staged against the options of the profile left
                             self.rules_panel.staged.clear();

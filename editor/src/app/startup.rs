@@ -352,8 +352,10 @@ impl EditorApp {
             )
         })?;
         let profile = match s.engine.profile_arg() {
-            Some(p) => crate::lab::LabProfile::Named(p.to_string()),
-            None => crate::lab::LabProfile::Defaults,
+            Some(p) if p != kessel_core::options::DEFAULTS => {
+                crate::lab::LabProfile::Named(p.to_string())
+            }
+            _ => crate::lab::LabProfile::Defaults,
         };
         let panel = &mut self.rules_panel;
         panel.lab_open = true;

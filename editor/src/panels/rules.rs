@@ -413,6 +413,9 @@ impl super::Panel for RulesPanel {
                 .map(|l| l.id.clone())
                 .collect(),
         };
-        self.show(ui, &options, engine.profile_arg(), &read, &doc, cx.play);
+        // a game under the ruleset's defaults names them `defaults` (as a save must): the
+        // panel lists them as "(defaults)"
+        let profile_arg = (engine.profile_arg()).filter(|p| *p != kessel_core::options::DEFAULTS);
+        self.show(ui, &options, profile_arg, &read, &doc, cx.play);
     }
 }

@@ -46,9 +46,28 @@ fn toy_with_a_set_up_option(name: &str) -> std::path::PathBuf {
 #[test]
 fn a_profile_picked_before_the_first_action_sets_the_game_up_and_its_save_loads() {
     let dir = toy_with_a_set_up_option("gm-profile-setup");
+    // the scenario's own profile sets the dawn roll up
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let dawn = text.replace("profile = \"standard\"", "profile = \"dawn\"");
+    assert_ne!(dawn, text, "the toy scenario names its profile");
+    std::fs::write(&scenario, dawn).expect("write the scenario");
     let mut h = harness(&dir);
     h.get_by_label("Play-test").click();
     h.run();
+    // the ruleset's defaults: set up without it, under their name (a save names them so)
+    h.state_mut()
+        .apply_play(vec![PlayCommand::ApplyProfile(None)]);
+    until_profile(&mut h, "defaults");
+    {
+        let s = h.state().session.as_ref().expect("game");
+        assert!(!s.engine.options().on("dawn_roll"));
+        assert_eq!(
+            s.engine.state().vars.get("dawn"),
+            None,
+            "set up under the defaults"
+        );
+    }
     h.state_mut()
         .apply_play(vec![PlayCommand::ApplyProfile(Some("dawn".into()))]);
     until_profile(&mut h, "dawn");
