@@ -74,6 +74,17 @@ impl EditorApp {
             if cmd == PlayCommand::NewGame {
                 if let Some(s) = &self.session {
                     self.seed = s.seed;
+                    // the game again under the same options: its profile, and the options
+                    // changed by hand (or by flag), set up under them as its save is loaded
+                    // (they were dropped, and the rules panel had said they were kept)
+                    if self.campaign.is_none() {
+                        self.profile = match s.engine.profile_arg() {
+                            Some(kessel_core::options::DEFAULTS) => ProfileChoice::Defaults,
+                            Some(p) => ProfileChoice::Named(p.to_string()),
+                            None => ProfileChoice::Scenario,
+                        };
+                        self.start_options = set_by_hand(&s.engine);
+                    }
                 }
                 self.start_game(true);
                 continue;
@@ -227,6 +238,16 @@ impl EditorApp {
             }
         }
     }
+}
+
+/// The options in force whose value is not the one the game's profile gives.
+fn set_by_hand(engine: &kessel_core::engine::Engine) -> Vec<(String, serde_json::Value)> {
+    let base = engine.profile_options(engine.profile_arg()).ok();
+    let options = engine.options();
+    (options.values.iter())
+        .filter(|(id, v)| base.as_ref().is_none_or(|b| b.values.get(*id) != Some(*v)))
+        .map(|(id, v)| (id.clone(), v.clone()))
+        .collect()
 }
 
 /// Writes the options in force as `<name>.toml` in the ruleset's profile folder

@@ -236,7 +236,7 @@ impl RulesPanel {
         if changed > 0 {
             ui.label(
                 RichText::new(format!(
-                    "{} changed by hand (highlighted); a saved game keeps them",
+                    "{} changed by hand (highlighted); a saved game and a new game keep them",
                     crate::words::count(changed, "option")
                 ))
                 .color(DIFFERS),

@@ -175,3 +175,50 @@ fn a_choice_names_a_face_down_unit_by_its_back_not_its_id() {
     super::picture(&mut h, "gm-face-down-choice");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An option flipped by hand before the first action was flipped after the set-up: *New game*
+/// sets the game up under it (and under the same profile), as a save of the new game is loaded.
+/// (A new game dropped the options changed by hand, which the rules panel said were kept.)
+#[test]
+fn new_game_keeps_the_options_changed_by_hand_and_sets_the_game_up_under_them() {
+    let dir = toy_with_a_set_up_option("gm-new-game-options");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    h.state_mut().apply_play(vec![PlayCommand::SetOption(
+        "dawn_roll".into(),
+        serde_json::json!(true),
+    )]);
+    h.run();
+    {
+        let s = h.state().session.as_ref().expect("game");
+        assert!(s.engine.options().on("dawn_roll"));
+        assert_eq!(
+            s.engine.state().vars.get("dawn"),
+            None,
+            "set up before the flip"
+        );
+    }
+    h.state_mut().apply_play(vec![PlayCommand::NewGame]);
+    for _ in 0..200 {
+        h.run();
+        let set_up = (h.state().session.as_ref())
+            .is_some_and(|s| s.engine.state().vars.contains_key("dawn"));
+        if set_up && !h.state().starting() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let s = h.state().session.as_ref().expect("game");
+    assert_eq!(
+        s.engine.state().vars.get("dawn"),
+        Some(&serde_json::json!(true)),
+        "the new game is set up under the option"
+    );
+    assert!(s.engine.options().on("dawn_roll"));
+    assert_eq!(s.engine.profile_arg(), Some("standard"));
+    h.get_by_label("Rules").click();
+    h.run();
+    h.get_by_label("1 option changed by hand (highlighted); a saved game and a new game keep them");
+    let _ = std::fs::remove_dir_all(&dir);
+}

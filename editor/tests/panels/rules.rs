@@ -27,7 +27,7 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
     h.get_by_label("woods_double").click();
     h.run();
     assert!(!on(&h), "the option is off in the game");
-    h.get_by_label("1 option changed by hand (highlighted); a saved game keeps them");
+    h.get_by_label("1 option changed by hand (highlighted); a saved game and a new game keep them");
 
     // Save profile is greyed out until a name is typed, and says so
     h.get_by_label(kessel_editor::panels::rules::NAME_FIRST);
@@ -208,7 +208,7 @@ fn options_staged_together_reach_a_variant_single_flips_cannot() {
     h.run();
     assert_eq!(option_value(&h, "deep_rivers"), serde_json::json!(true));
     // the list stays where it was under the pointer: the next click lands on the option meant
-    h.get_by_label("1 option changed by hand (highlighted); a saved game keeps them");
+    h.get_by_label("1 option changed by hand (highlighted); a saved game and a new game keep them");
     let moved_from = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>, at: egui::Rect| {
         (h.get_by_label("night").rect().min - at.min).length()
     };
