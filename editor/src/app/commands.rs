@@ -95,6 +95,12 @@ impl EditorApp {
                     // set-up is the profile's too (a ruleset's set-up hook may read an option),
                     // as it is when the save is loaded; applied after the set-up, the save
                     // named a profile whose set-up was not the one played, and did not load
+                    let named = p.as_deref().unwrap_or(kessel_core::options::DEFAULTS);
+                    if let Err(why) = self.profile_starts(named) {
+                        // refused before the game is dropped for a start that would fail
+                        self.status.error(format!("profile {named}: {why}"));
+                        continue;
+                    }
                     self.profile = match p {
                         Some(name) => ProfileChoice::Named(name.clone()),
                         None => ProfileChoice::Defaults,
@@ -106,7 +112,10 @@ impl EditorApp {
                     if let Some(s) = &self.session {
                         self.seed = s.seed;
                     }
-                    self.start_game(true);
+                    self.start_game(false);
+                    self.status.info(format!(
+                        "profile {named}: the game is set up again under it (no action was taken)"
+                    ));
                     continue;
                 }
             }
@@ -220,6 +229,17 @@ impl EditorApp {
     fn fresh_game(&self) -> bool {
         self.campaign.is_none()
             && (self.session.as_ref()).is_some_and(|s| s.engine.log().is_empty())
+    }
+
+    /// Whether a game can start under profile `named`: the profile reads, and puts no two
+    /// variants of a table in force that none is declared for together.
+    fn profile_starts(&self, named: &str) -> Result<(), String> {
+        let Some(s) = &self.session else {
+            return Ok(());
+        };
+        let options = (s.engine.profile_options(Some(named))).map_err(|e| e.to_string())?;
+        let conflicts = s.engine.ruleset().variant_conflicts(&options);
+        conflicts.into_iter().next().map_or(Ok(()), Err)
     }
 
     /// After options were set (`what` says which): the game is listed again, or the refusal

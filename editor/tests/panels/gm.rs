@@ -55,6 +55,15 @@ fn a_profile_picked_before_the_first_action_sets_the_game_up_and_its_save_loads(
     let mut h = harness(&dir);
     h.get_by_label("Play-test").click();
     h.run();
+    // a profile the game could not start under is refused with the game kept
+    h.state_mut()
+        .apply_play(vec![PlayCommand::ApplyProfile(Some("no_such".into()))]);
+    h.run();
+    assert!(!h.state().starting());
+    let s = h.state().session.as_ref().expect("the game is kept");
+    assert_eq!(s.engine.profile_arg(), Some("dawn"));
+    let said = h.state().status.message.clone();
+    assert!(said.starts_with("profile no_such: "), "{said}");
     // the ruleset's defaults: set up without it, under their name (a save names them so)
     h.state_mut()
         .apply_play(vec![PlayCommand::ApplyProfile(None)]);
@@ -71,6 +80,7 @@ fn a_profile_picked_before_the_first_action_sets_the_game_up_and_its_save_loads(
     h.state_mut()
         .apply_play(vec![PlayCommand::ApplyProfile(Some("dawn".into()))]);
     until_profile(&mut h, "dawn");
+    h.get_by_label("profile dawn: the game is set up again under it (no action was taken)");
     {
         let s = h.state().session.as_ref().expect("game");
         assert!(s.engine.options().on("dawn_roll"));
