@@ -2161,6 +2161,61 @@ fn options_set_together_are_judged_as_a_whole_for_table_variants() {
     assert_eq!(e.options().values["stack_limit"], serde_json::json!(2));
 }
 
+/// A setting whose variant is declared for three options, and for no two of them, cannot be
+/// reached by single flips (the second is always refused); set together it is accepted, and a
+/// refused set leaves every option as it was.
+#[test]
+fn three_options_set_at_once_reach_the_variant_declared_for_all_three() {
+    let lua = format!(
+        "{}{}{}{}",
+        crt_variant("{ deep_rivers = true }", "AE"),
+        crt_variant("{ stack_limit = 3 }", "AR"),
+        crt_variant("{ woods_double = false }", "EX"),
+        crt_variant(
+            "{ deep_rivers = true, stack_limit = 3, woods_double = false }",
+            "DE"
+        )
+    );
+    let scenario = toy_with_script("variants-three", "variants.lua", &lua);
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("loads");
+    e.set_option("deep_rivers", serde_json::json!(true))
+        .expect("one variant alone");
+    let second = e.set_option("stack_limit", serde_json::json!(3));
+    assert!(second.is_err(), "{second:?}");
+    let third = e.set_option("woods_double", serde_json::json!(false));
+    assert!(third.is_err(), "{third:?}");
+    // two of the three together are still a clash: refused whole, the first kept as it was
+    let two = [
+        ("stack_limit".to_string(), serde_json::json!(3)),
+        ("deep_rivers".to_string(), serde_json::json!(false)),
+        ("woods_double".to_string(), serde_json::json!(false)),
+    ];
+    let err = e
+        .set_options(&two)
+        .expect_err("two variants without theirs");
+    assert!(err.contains("results table `crt`"), "{err}");
+    assert_eq!(e.options().values["deep_rivers"], serde_json::json!(true));
+    assert_eq!(e.options().values["stack_limit"], serde_json::json!(2));
+    // a value the declaration refuses: nothing set either
+    let bad = [
+        ("stack_limit".to_string(), serde_json::json!(3)),
+        ("woods_double".to_string(), serde_json::json!(7)),
+    ];
+    let err = e.set_options(&bad).expect_err("not a bool");
+    assert!(err.contains("woods_double"), "{err}");
+    assert_eq!(e.options().values["stack_limit"], serde_json::json!(2));
+    let rest = [
+        ("stack_limit".to_string(), serde_json::json!(3)),
+        ("woods_double".to_string(), serde_json::json!(false)),
+    ];
+    e.set_options(&rest).expect("all three: their variant");
+    e.run_script_text(
+        "probe",
+        "assert(kessel.tables.result(\"crt\", 1, 1) == \"DE\", kessel.tables.result(\"crt\", 1, 1))",
+    )
+    .expect("the variant for all three is in force");
+}
+
 /// Two variants of one table for the same setting: the later would always win, so the second is
 /// refused at its line.
 #[test]

@@ -9,6 +9,8 @@ mod brushes;
 mod campaign;
 #[path = "panels/computer.rs"]
 mod computer;
+#[path = "panels/gm.rs"]
+mod gm;
 #[path = "panels/hostile.rs"]
 mod hostile;
 #[path = "panels/lab.rs"]

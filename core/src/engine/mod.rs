@@ -388,18 +388,24 @@ impl Engine {
     /// changes. The profile name stays; a save records the options that differ from the
     /// profile's.
     pub fn set_option(&mut self, id: &str, value: crate::state::Value) -> Result<(), String> {
-        let before = self.world.borrow().options.values.get(id).cloned();
-        self.put_option(id, value)?;
-        if let Some(conflict) = self.option_conflict() {
+        self.set_options(&[(id.to_string(), value)])
+    }
+
+    /// [`Engine::set_option`] for several options at once, judged as a whole once all are set:
+    /// a setting that a variant is declared for may be reachable only through a conflict when
+    /// flipped one at a time (three options whose variant is declared for all three, none for
+    /// two). Refused, whether by a value or by the conflict, nothing changes.
+    pub fn set_options(&mut self, changes: &[(String, crate::state::Value)]) -> Result<(), String> {
+        let before = self.world.borrow().options.values.clone();
+        let result = (changes.iter())
+            .try_for_each(|(id, value)| self.put_option(id, value.clone()))
+            .and_then(|()| self.option_conflict().map_or(Ok(()), Err));
+        if result.is_err() {
             let mut w = self.world.borrow_mut();
-            match before {
-                Some(v) => w.options.values.insert(id.to_string(), v),
-                None => w.options.values.remove(id),
-            };
+            w.options.values = before;
             w.options_changed();
-            return Err(conflict);
         }
-        Ok(())
+        result
     }
 
     /// [`Engine::set_option`] for one of a list of options set together (`--option` flags, a

@@ -74,9 +74,50 @@ impl EditorApp {
             if cmd == PlayCommand::NewGame {
                 if let Some(s) = &self.session {
                     self.seed = s.seed;
+                    // the game again under the same options: its profile, and the options
+                    // changed by hand (or by flag), set up under them as its save is loaded
+                    // (they were dropped, and the rules panel had said they were kept)
+                    if self.campaign.is_none() {
+                        self.profile = match s.engine.profile_arg() {
+                            Some(kessel_core::options::DEFAULTS) => ProfileChoice::Defaults,
+                            Some(p) => ProfileChoice::Named(p.to_string()),
+                            None => ProfileChoice::Scenario,
+                        };
+                        self.start_options = set_by_hand(&s.engine);
+                    }
                 }
                 self.start_game(true);
                 continue;
+            }
+            if let PlayCommand::ApplyProfile(p) = &cmd {
+                if self.fresh_game() {
+                    // a game that has taken no action starts again under the profile: its
+                    // set-up is the profile's too (a ruleset's set-up hook may read an option),
+                    // as it is when the save is loaded; applied after the set-up, the save
+                    // named a profile whose set-up was not the one played, and did not load
+                    let named = p.as_deref().unwrap_or(kessel_core::options::DEFAULTS);
+                    if let Err(why) = self.profile_starts(named) {
+                        // refused before the game is dropped for a start that would fail
+                        self.status.error(format!("profile {named}: {why}"));
+                        continue;
+                    }
+                    self.profile = match p {
+                        Some(name) => ProfileChoice::Named(name.clone()),
+                        None => ProfileChoice::Defaults,
+                    };
+                    // the profile gives every option: none set by hand or by flag is kept
+                    self.start_options.clear();
+                    self.rules_panel.staged.clear();
+                    self.rules_panel.refusal = None;
+                    if let Some(s) = &self.session {
+                        self.seed = s.seed;
+                    }
+                    self.start_game(false);
+                    self.status.info(format!(
+                        "profile {named}: the game is set up again under it (no action was taken)"
+                    ));
+                    continue;
+                }
             }
             if let PlayCommand::SaveGame(p) = &cmd {
                 // the user's folder offered for Kessel's own scenarios, or for saves of a
@@ -129,8 +170,14 @@ impl EditorApp {
                         Some(name) => ProfileChoice::Named(name.clone()),
                         None => ProfileChoice::Defaults,
                     };
-                    match s.engine.apply_profile(p.as_deref()) {
+                    // the defaults by their name: a save names them so (with no profile named,
+                    // a load took the scenario's, and the options it recorded against defaults)
+                    let named = p.as_deref().unwrap_or(kessel_core::options::DEFAULTS);
+                    match s.engine.apply_profile(Some(named)) {
                         Ok(()) => {
+                            // staged against the options of the profile left
+                            self.rules_panel.staged.clear();
+                            self.rules_panel.refusal = None;
                             self.status
                                 .info(format!("profile {}", p.as_deref().unwrap_or("(defaults)")));
                             s.refresh();
@@ -138,16 +185,27 @@ impl EditorApp {
                         Err(e) => self.status.error(e.to_string()),
                     }
                 }
-                PlayCommand::SetOption(id, v) => match s.engine.set_option(&id, v.clone()) {
-                    Ok(()) => {
-                        self.status.info(format!(
-                            "option {id} = {}",
-                            crate::panels::rules::value_text(Some(&v))
-                        ));
-                        self.needs_refresh = true;
+                PlayCommand::SetOption(id, v) => {
+                    let what = format!(
+                        "option {id} = {}",
+                        crate::panels::rules::value_text(Some(&v))
+                    );
+                    let done = s.engine.set_option(&id, v);
+                    self.options_set(done, what);
+                }
+                PlayCommand::SetOptions(changes) => {
+                    let what = (changes.iter())
+                        .map(|(id, v)| {
+                            format!("{id} = {}", crate::panels::rules::value_text(Some(v)))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let done = s.engine.set_options(&changes);
+                    if done.is_ok() {
+                        self.rules_panel.staged.clear();
                     }
-                    Err(e) => self.status.error(e),
-                },
+                    self.options_set(done, format!("options {what}"));
+                }
                 PlayCommand::SaveProfile { name, description } => {
                     match save_profile(s, &name, &description) {
                         Ok(path) => {
@@ -165,6 +223,51 @@ impl EditorApp {
             }
         }
     }
+
+    /// A game of a scenario (not a campaign's, whose games start from the one before) that has
+    /// taken no action yet.
+    fn fresh_game(&self) -> bool {
+        self.campaign.is_none()
+            && (self.session.as_ref()).is_some_and(|s| s.engine.log().is_empty())
+    }
+
+    /// Whether a game can start under profile `named`: the profile reads, and puts no two
+    /// variants of a table in force that none is declared for together.
+    fn profile_starts(&self, named: &str) -> Result<(), String> {
+        let Some(s) = &self.session else {
+            return Ok(());
+        };
+        let options = (s.engine.profile_options(Some(named))).map_err(|e| e.to_string())?;
+        let conflicts = s.engine.ruleset().variant_conflicts(&options);
+        conflicts.into_iter().next().map_or(Ok(()), Err)
+    }
+
+    /// After options were set (`what` says which): the game is listed again, or the refusal
+    /// goes to the rules panel, where its reason (a long one, naming the table variants in
+    /// conflict) is read whole, and to the status line.
+    fn options_set(&mut self, done: Result<(), String>, what: String) {
+        match done {
+            Ok(()) => {
+                self.status.info(what);
+                self.rules_panel.refusal = None;
+                self.needs_refresh = true;
+            }
+            Err(e) => {
+                self.status.error(format!("{what} refused: {e}"));
+                self.rules_panel.refusal = Some(format!("{what}: {e}"));
+            }
+        }
+    }
+}
+
+/// The options in force whose value is not the one the game's profile gives.
+fn set_by_hand(engine: &kessel_core::engine::Engine) -> Vec<(String, serde_json::Value)> {
+    let base = engine.profile_options(engine.profile_arg()).ok();
+    let options = engine.options();
+    (options.values.iter())
+        .filter(|(id, v)| base.as_ref().is_none_or(|b| b.values.get(*id) != Some(*v)))
+        .map(|(id, v)| (id.clone(), v.clone()))
+        .collect()
 }
 
 /// Writes the options in force as `<name>.toml` in the ruleset's profile folder

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 // (one value a start, sent once over a channel: the variants' sizes cost nothing worth a box)
 #[allow(clippy::large_enum_variant)]
 enum Started {
-    /// A new game of the document's scenario, and a note for the status bar.
-    Game(GameCopy, Option<String>),
+    /// A new game of the document's scenario.
+    Game(GameCopy),
     /// A campaign's game.
     CampaignGame(GameStarted),
     /// A campaign save.
@@ -91,21 +91,24 @@ impl EditorApp {
         let seed = self.seed;
         let options = self.start_options.clone();
         self.try_apart(Purpose::Start(new_game), move |stopper| {
-            let named = profile.clone().flatten();
-            let mut e = Engine::with_scenario_and_options(
+            // the ruleset's defaults by their profile name, set up under them as a save of the
+            // game is loaded (applied after the set-up, the save named them and did not load
+            // where a set-up hook reads an option)
+            let named = match &profile {
+                Some(Some(p)) => Some(p.as_str()),
+                Some(None) => Some(kessel_core::options::DEFAULTS),
+                None => None,
+            };
+            let e = Engine::with_scenario_and_options(
                 scenario,
-                named.as_deref(),
+                named,
                 &options,
                 seed,
                 Limits::default(),
                 stopper,
             )
             .map_err(|e| e.located())?;
-            // the ruleset's defaults: a profile that fails leaves the scenario's, with a note
-            let note = (profile == Some(None))
-                .then(|| e.apply_profile(None).err().map(|e| e.to_string()))
-                .flatten();
-            Ok(Started::Game(e.copy_game(), note))
+            Ok(Started::Game(e.copy_game()))
         });
     }
 
@@ -222,7 +225,7 @@ impl EditorApp {
             Err(problems) => return self.trial_failed(purpose, &problems),
         };
         let copy = match &started {
-            Started::Game(copy, _) | Started::CampaignGame((copy, _, _)) => copy,
+            Started::Game(copy) | Started::CampaignGame((copy, _, _)) => copy,
             Started::CampaignSave(l) => &l.game,
         };
         let engine = match Engine::from_copy(copy, Stopper::default()) {
@@ -230,10 +233,7 @@ impl EditorApp {
             Err(e) => return self.trial_failed(purpose, &e.located()),
         };
         match (purpose, started, &mut self.campaign) {
-            (Purpose::Start(new_game), Started::Game(_, note), None) => {
-                if let Some(why) = note {
-                    self.status.error(why);
-                }
+            (Purpose::Start(new_game), Started::Game(_), None) => {
                 let scenario = self.doc.scenario_path.clone().unwrap_or_default();
                 let fresh = PlaySession::with_engine(
                     engine,

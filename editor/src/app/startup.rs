@@ -83,6 +83,16 @@ impl EditorApp {
             Some((a, b)) => Some((parse(a)?, parse(b)?)),
             None => None,
         };
+        let rules_flags = st.profile.is_some() || !st.options.is_empty();
+        if rules_flags && st.load.is_none() {
+            // in force from the set-up on, as a save replays the game (a set-up hook may read
+            // an option), and a scenario only the profile or option makes legal (three units a
+            // hex under a raised limit) starts
+            if let Some(p) = &st.profile {
+                self.profile = ProfileChoice::Named(p.clone());
+            }
+            self.start_options = option_values(&st.options);
+        }
         if let Some(mode) = st.mode.or(st.lab.as_ref().map(|_| Mode::Rules)) {
             self.set_mode(mode);
             // the game starts on a thread first; the rest of the start follows it
@@ -144,7 +154,6 @@ impl EditorApp {
                 anyhow::bail!("cannot load {}: {why}", p.display());
             }
         }
-        let rules_flags = st.profile.is_some() || !st.options.is_empty();
         if rules_flags && self.session.is_none() && st.load.is_none() {
             // --profile and --option set up the play-test game: start it whatever the mode, so
             // they are in force when the person turns to play-test or the rules, and a name
@@ -157,25 +166,14 @@ impl EditorApp {
             if let Some(why) = self.play_blocked() {
                 anyhow::bail!("--profile and --option need a game to apply to: {why}");
             }
-            // in force from the set-up on (a scenario only the profile or option makes legal,
-            // three units a hex under a raised limit, starts)
-            if let Some(p) = &st.profile {
-                self.profile = ProfileChoice::Named(p.clone());
-            }
-            self.start_options = st
-                .options
-                .iter()
-                .map(|(id, text)| {
-                    let v = serde_json::from_str(text)
-                        .unwrap_or_else(|_| serde_json::Value::String(text.clone()));
-                    (id.clone(), v)
-                })
-                .collect();
             self.start_attempted = true;
             self.start_session();
             if !self.wait_start(std::time::Duration::from_secs(120)) {
                 anyhow::bail!("the game did not start within two minutes");
             }
+        }
+        if rules_flags && st.load.is_none() {
+            // (started by the mode above, or here)
             if let Some(why) = self.failed_start() {
                 anyhow::bail!("the game could not start: {why}");
             }
@@ -198,23 +196,25 @@ impl EditorApp {
                 anyhow::bail!("{why}");
             }
         }
-        let mut cmds = Vec::new();
-        if let Some(p) = &st.profile {
-            // applied here first so that a profile the ruleset lacks fails the command
-            s.engine
-                .apply_profile(Some(p))
-                .map_err(|e| anyhow::anyhow!("--profile {p}: {e}"))?;
-            cmds.push(PlayCommand::ApplyProfile(Some(p.clone())));
-        }
-        for (id, text) in &st.options {
-            let v = serde_json::from_str(text)
-                .unwrap_or_else(|_| serde_json::Value::String(text.clone()));
-            s.engine
-                .set_option(id, v.clone())
-                .map_err(|e| anyhow::anyhow!("--option {id}={text}: {e}"))?;
-            cmds.push(PlayCommand::SetOption(id.clone(), v));
-        }
-        if !cmds.is_empty() {
+        if st.load.is_some() && rules_flags {
+            // on top of the loaded game, as the rules panel would (a name the ruleset lacks, or
+            // options the rules refuse, fail the command)
+            let mut cmds = Vec::new();
+            if let Some(p) = &st.profile {
+                s.engine
+                    .apply_profile(Some(p))
+                    .map_err(|e| anyhow::anyhow!("--profile {p}: {e}"))?;
+                cmds.push(PlayCommand::ApplyProfile(Some(p.clone())));
+            }
+            // judged as a whole, as every command judges its --option flags: a list may pass
+            // through a conflict on its way to a setting a table variant is declared for
+            let options = option_values(&st.options);
+            if !options.is_empty() {
+                s.engine
+                    .set_options(&options)
+                    .map_err(|e| anyhow::anyhow!("--option: {e}"))?;
+                cmds.push(PlayCommand::SetOptions(options));
+            }
             self.apply_play(cmds);
         }
         if let Some((games, against)) = &st.lab {
@@ -352,8 +352,10 @@ impl EditorApp {
             )
         })?;
         let profile = match s.engine.profile_arg() {
-            Some(p) => crate::lab::LabProfile::Named(p.to_string()),
-            None => crate::lab::LabProfile::Defaults,
+            Some(p) if p != kessel_core::options::DEFAULTS => {
+                crate::lab::LabProfile::Named(p.to_string())
+            }
+            _ => crate::lab::LabProfile::Defaults,
         };
         let panel = &mut self.rules_panel;
         panel.lab_open = true;
@@ -564,4 +566,15 @@ fn play_ai_until(e: &mut kessel_core::engine::Engine, step_id: &str) -> anyhow::
         }
     }
     anyhow::bail!("no attack offered in step `{step_id}` within 3000 actions")
+}
+
+/// `--option` values: JSON (`true`, `3`), or a plain word for a choice.
+fn option_values(options: &[(String, String)]) -> Vec<(String, serde_json::Value)> {
+    (options.iter())
+        .map(|(id, text)| {
+            let v = serde_json::from_str(text)
+                .unwrap_or_else(|_| serde_json::Value::String(text.clone()));
+            (id.clone(), v)
+        })
+        .collect()
 }

@@ -220,10 +220,21 @@ type Look<'a> = (
     &'a BTreeMap<String, String>,
 );
 
-/// A unit's name for the log, when it has one of its own (not its id, as a face-down counter
-/// has): "29 Pz Rgt (12 Pz)", the formation added when the name does not hold it.
+/// A unit's name for the log and the choices, when it has one of its own: "29 Pz Rgt (12 Pz)",
+/// the formation added when the name does not hold it. A face-down counter with no printed name
+/// is named by what its back shows, "rifle (face down, 24 Army)", never by its scenario id: the
+/// id tells one division from another, which its owner's opponent may not know (and `kessel
+/// view` names no face). `None` for a face-up unit with no name of its own.
 pub fn unit_log_name(u: &kessel_core::state::Unit) -> Option<String> {
-    if u.name.is_empty() || u.name == u.id {
+    let unnamed = u.name.is_empty() || u.name == u.id;
+    if u.hidden && unnamed {
+        let kind = u.kind.replace('_', " ");
+        return Some(match u.formation.as_deref().filter(|f| !f.is_empty()) {
+            Some(f) => format!("{kind} (face down, {f})"),
+            None => format!("{kind} (face down)"),
+        });
+    }
+    if unnamed {
         return None;
     }
     Some(match &u.formation {
@@ -374,7 +385,7 @@ impl super::Panel for LogPanel {
                 .map(|(name, n)| (name.clone(), n.title_of(name)))
                 .collect();
             let ruleset = s.engine.ruleset();
-            // the units as the side at the screen sees them: a face-down counter keeps its id
+            // the units as the side at the screen sees them, a face-down counter by its back
             let names: BTreeMap<String, String> = (s.units.all().iter())
                 .filter_map(|u| Some((u.id.clone(), unit_log_name(u)?)))
                 .collect();
@@ -476,6 +487,13 @@ mod tests {
             "the formation is not said twice"
         );
         assert_eq!(name(&unit("s-13a-r4", "s-13a-r4", Some("13 Army"))), None);
+        let mut down = unit("s-13a-r4", "s-13a-r4", Some("13 Army"));
+        down.hidden = true;
+        assert_eq!(
+            name(&down).as_deref(),
+            Some("tank (face down, 13 Army)"),
+            "a face-down counter is named by its back, not its id"
+        );
         let a = kessel_core::action::Action::new("move")
             .with("path", json!(["0311", "0312"]))
             .with("units", json!(["g-12pz-pz", "s-x"]));

@@ -24,6 +24,8 @@ pub mod players;
 pub mod profile_files;
 pub mod region;
 pub mod rules;
+mod rules_compare;
+pub mod rules_options;
 pub mod scenario;
 pub mod status;
 pub mod unit_row;

@@ -15,15 +15,18 @@ use crate::lab::LabProfile;
 use crate::play::PlayCommand;
 use egui::{Color32, RichText, Ui};
 use kessel_core::engine::Engine;
-use kessel_core::options::{OptionDecl, OptionType, Options, Profile};
+use kessel_core::options::{Options, Profile};
 use kessel_core::state::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The "profile" that stands for the options in force, in the compare lists.
-const CURRENT: &str = "(options in force)";
+pub(super) const CURRENT: &str = "(options in force)";
 /// Highlight of a differing row.
-const DIFFERS: Color32 = Color32::from_rgb(250, 200, 60);
+pub(super) const DIFFERS: Color32 = Color32::from_rgb(250, 200, 60);
+
+/// Under the profile while no option differs from it.
+pub const AS_THE_PROFILE: &str = "Every option as the profile gives it";
 
 /// Beside *Save profile* while no name is typed.
 pub const NAME_FIRST: &str = "Type a name first (letters, digits, _ and -)";
@@ -52,6 +55,14 @@ pub struct RulesPanel {
     pub lab_open: bool,
     /// The balance lab: its settings and its run.
     pub lab: LabPanel,
+    /// Option changes are staged and applied together instead of one flip at a time.
+    pub staging: bool,
+    /// The staged values, by option id (only those that differ from the value in force).
+    pub staged: BTreeMap<String, Value>,
+    /// Why the last option change was refused (shown until the next change is taken).
+    pub refusal: Option<String>,
+    /// The height of what is drawn below the options list, last frame.
+    below_height: f32,
     dir: Option<PathBuf>,
 }
 
@@ -139,20 +150,41 @@ impl RulesPanel {
             ui.add(egui::TextEdit::singleline(&mut self.filter).desired_width(f32::INFINITY))
                 .labelled_by(label.id);
         });
-        // room below for the save-as section (two lines more when it names the user's folder)
-        let save_as = if self.user_folder().is_some() {
+        let staging = ui
+            .checkbox(&mut self.staging, super::rules_options::STAGE)
+            .on_hover_text(super::rules_options::STAGE_HOVER);
+        if staging.changed() {
+            // the refusal was of a single flip: staging is the answer to it
+            self.refusal = None;
+        }
+        // room below for what changes as options are flipped (the staged changes, a refusal)
+        // and the save-as section, as tall as they were last frame: above the list, a line that
+        // came with the first flip moved every option down under the pointer
+        let fallback = if self.user_folder().is_some() {
             150.0
         } else {
             110.0
         };
+        let below = if self.below_height > 0.0 {
+            self.below_height
+        } else {
+            fallback
+        };
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .max_height((ui.available_height() - save_as).max(120.0))
+            .max_height((ui.available_height() - below).max(120.0))
             .show(ui, |ui| {
                 self.options_ui(ui, options, profile_arg, read, cmds)
             });
+        let top = ui.cursor().min.y;
         ui.separator();
+        self.staging_ui(ui, options, cmds);
         self.save_as_ui(ui, options, cmds);
+        let height = ui.cursor().min.y - top;
+        if (height - self.below_height).abs() > 0.5 {
+            self.below_height = height;
+            ui.ctx().request_repaint();
+        }
     }
 
     fn profile_ui(
@@ -199,14 +231,18 @@ impl RulesPanel {
             }
         }
         let changed = self.changed_from_profile(options, profile_arg, read);
+        // a line either way: when it appeared with the first flip, every option below moved
+        // down under the pointer, and the GM's next click flipped the option above the one meant
         if changed > 0 {
             ui.label(
                 RichText::new(format!(
-                    "{} changed by hand (highlighted); a saved game keeps them",
+                    "{} changed by hand (highlighted); a saved game and a new game keep them",
                     crate::words::count(changed, "option")
                 ))
                 .color(DIFFERS),
             );
+        } else {
+            ui.label(RichText::new(AS_THE_PROFILE).weak());
         }
     }
 
@@ -257,7 +293,7 @@ impl RulesPanel {
     }
 
     /// The values a profile gives every option (defaults, the options in force, or a file).
-    fn resolve(
+    pub(super) fn resolve(
         &self,
         options: &Options,
         which: &str,
@@ -273,47 +309,6 @@ impl RulesPanel {
         match read(which) {
             Ok(p) => Options::with_profile(options.decls.clone(), &p).values,
             Err(_) => defaults.values,
-        }
-    }
-
-    fn options_ui(
-        &mut self,
-        ui: &mut Ui,
-        options: &Options,
-        profile_arg: Option<&str>,
-        read: &dyn Fn(&str) -> Result<Profile, String>,
-        cmds: &mut Vec<PlayCommand>,
-    ) {
-        let base = self.resolve(options, profile_arg.unwrap_or("(defaults)"), read);
-        let filter = self.filter.to_lowercase();
-        for d in &options.decls {
-            let hay = format!("{} {} {}", d.id, d.description, d.rule).to_lowercase();
-            if !filter.is_empty() && !hay.contains(&filter) {
-                continue;
-            }
-            let value = options.values.get(&d.id).unwrap_or(&d.default);
-            let changed = base.get(&d.id) != Some(value);
-            let frame = egui::Frame::group(ui.style());
-            let frame = if changed {
-                frame.stroke(egui::Stroke::new(1.5, DIFFERS))
-            } else {
-                frame
-            };
-            frame.show(ui, |ui| {
-                ui.set_width(ui.available_width());
-                // wrapped: in a narrow panel a choice's box goes under its long id instead of
-                // past the panel's edge (egui then moved the panel over the map's last points)
-                ui.horizontal_wrapped(|ui| {
-                    if let Some(v) = option_widget(ui, d, value) {
-                        cmds.push(PlayCommand::SetOption(d.id.clone(), v));
-                    }
-                    ui.label(
-                        RichText::new(format!("[{}]", d.rule))
-                            .color(Color32::from_rgb(120, 180, 250)),
-                    );
-                });
-                ui.label(&d.description);
-            });
         }
     }
 
@@ -376,6 +371,11 @@ impl RulesPanel {
                 Err(_) => {}
             }
         });
+        if !self.staged.is_empty() {
+            ui.label(
+                RichText::new("The staged changes are not saved until they are applied").weak(),
+            );
+        }
         // a profile of Kessel's own copy of the rules goes to the user's folder: say where, as it
         // is not the ruleset's profiles/ the GM may look in (on a line of its own: a long path)
         if let Some(folder) = self.user_folder() {
@@ -389,154 +389,6 @@ impl RulesPanel {
                 )
                 .wrap(),
             );
-        }
-    }
-
-    fn compare_ui(
-        &mut self,
-        ui: &mut Ui,
-        options: &Options,
-        read: &dyn Fn(&str) -> Result<Profile, String>,
-    ) {
-        let mut choices = vec![CURRENT.to_string(), "(defaults)".to_string()];
-        choices.extend(self.profiles.iter().cloned());
-        ui.horizontal(|ui| {
-            for (name, pick) in [
-                ("Left", &mut self.compare_a),
-                ("right", &mut self.compare_b),
-            ] {
-                let label = ui.label(name);
-                egui::ComboBox::from_id_salt(("compare", name))
-                    .selected_text(pick.as_str())
-                    .show_ui(ui, |ui| {
-                        for c in &choices {
-                            ui.selectable_value(pick, c.clone(), c);
-                        }
-                    })
-                    .response
-                    .labelled_by(label.id);
-            }
-            ui.checkbox(&mut self.only_differences, "Only differences");
-        });
-        let a = self.resolve(options, &self.compare_a, read);
-        let b = self.resolve(options, &self.compare_b, read);
-        // a profile that does not load (a name given with --compare, a file broken since) is
-        // said so: its column falls back to the option defaults
-        for pick in [&self.compare_a, &self.compare_b] {
-            if pick.as_str() != CURRENT && pick.as_str() != "(defaults)" {
-                if let Err(e) = read(pick.as_str()) {
-                    ui.colored_label(
-                        ui.visuals().error_fg_color,
-                        format!("{pick}: {e}; its column shows the option defaults"),
-                    );
-                }
-            }
-        }
-        let differing = options
-            .decls
-            .iter()
-            .filter(|d| a.get(&d.id) != b.get(&d.id))
-            .count();
-        ui.label(format!(
-            "{differing} of {} options differ",
-            options.decls.len()
-        ));
-        // the three columns share the panel's width, so a long choice word wraps in its column
-        // instead of running off the panel's edge
-        let gap = ui.spacing().item_spacing.x;
-        let width = ui.available_width() - 4.0 * gap;
-        // (values are short words: the ids, the longest text, get most of the width)
-        let id_width = (width * 0.62).max(120.0);
-        let value_width = ((width - id_width) / 2.0).max(56.0);
-        egui::ScrollArea::both()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                egui::Grid::new("compare_grid")
-                    .striped(true)
-                    .num_columns(3)
-                    .show(ui, |ui| {
-                        ui.label(RichText::new("option [rule]").strong());
-                        ui.label(RichText::new(&self.compare_a).strong());
-                        ui.label(RichText::new(&self.compare_b).strong());
-                        ui.end_row();
-                        for d in &options.decls {
-                            let (va, vb) = (a.get(&d.id), b.get(&d.id));
-                            let differs = va != vb;
-                            if self.only_differences && !differs {
-                                continue;
-                            }
-                            let paint = |t: String| {
-                                if differs {
-                                    RichText::new(t).color(DIFFERS).strong()
-                                } else {
-                                    RichText::new(t)
-                                }
-                            };
-                            // long ids wrap, so both value columns stay in view; the id in
-                            // the options list's type, the rule case smaller beside it
-                            ui.vertical(|ui| {
-                                ui.set_max_width(id_width);
-                                let mut text = egui::text::LayoutJob::default();
-                                paint(d.id.clone()).monospace().append_to(
-                                    &mut text,
-                                    ui.style(),
-                                    egui::FontSelection::Default,
-                                    egui::Align::Center,
-                                );
-                                paint(format!(" [{}]", d.rule)).small().append_to(
-                                    &mut text,
-                                    ui.style(),
-                                    egui::FontSelection::Default,
-                                    egui::Align::Center,
-                                );
-                                ui.add(egui::Label::new(text).wrap())
-                                    .on_hover_text(&d.description);
-                            });
-                            for v in [va, vb] {
-                                ui.vertical(|ui| {
-                                    ui.set_max_width(value_width);
-                                    ui.add(egui::Label::new(paint(value_text(v))).wrap());
-                                });
-                            }
-                            ui.end_row();
-                        }
-                    });
-            });
-    }
-}
-
-/// The widget for one option; returns the new value when the user changed it.
-fn option_widget(ui: &mut Ui, d: &OptionDecl, value: &Value) -> Option<Value> {
-    match &d.kind {
-        OptionType::Bool => {
-            let mut on = value.as_bool().unwrap_or(false);
-            let r = ui.checkbox(&mut on, RichText::new(&d.id).monospace());
-            r.changed().then_some(Value::Bool(on))
-        }
-        OptionType::Int => {
-            let mut n = value.as_i64().unwrap_or(0);
-            let label = ui.label(RichText::new(&d.id).monospace());
-            // within the range the ruleset declares (its check refuses anything else)
-            let range = d.min.unwrap_or(i64::MIN)..=d.max.unwrap_or(i64::MAX);
-            let r = ui
-                .add(egui::DragValue::new(&mut n).range(range))
-                .labelled_by(label.id);
-            (r.changed() && Some(n) != value.as_i64()).then(|| Value::from(n))
-        }
-        OptionType::Choice(list) => {
-            let mut pick = value.as_str().unwrap_or_default().to_string();
-            let before = pick.clone();
-            let label = ui.label(RichText::new(&d.id).monospace());
-            egui::ComboBox::from_id_salt(("option", &d.id))
-                .selected_text(&pick)
-                .show_ui(ui, |ui| {
-                    for c in list {
-                        ui.selectable_value(&mut pick, c.clone(), c);
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            (pick != before).then_some(Value::String(pick))
         }
     }
 }
@@ -561,6 +413,9 @@ impl super::Panel for RulesPanel {
                 .map(|l| l.id.clone())
                 .collect(),
         };
-        self.show(ui, &options, engine.profile_arg(), &read, &doc, cx.play);
+        // a game under the ruleset's defaults names them `defaults` (as a save must): the
+        // panel lists them as "(defaults)"
+        let profile_arg = (engine.profile_arg()).filter(|p| *p != kessel_core::options::DEFAULTS);
+        self.show(ui, &options, profile_arg, &read, &doc, cx.play);
     }
 }

@@ -66,6 +66,9 @@ pub enum PlayCommand {
     ApplyProfile(Option<String>),
     /// Set one option for the game in progress.
     SetOption(String, Value),
+    /// Set several options for the game in progress, judged as a whole (staged in the rules
+    /// panel, or `--option` flags).
+    SetOptions(Vec<(String, Value)>),
     /// Write the options in force as a new profile.
     SaveProfile {
         /// File stem in the ruleset's `profiles/`.

@@ -180,8 +180,14 @@ function C.rating(u) return (u.attrs and u.attrs.rating) or 0 end
 local OFF_MAP = { pending = "waiting to enter", eliminated = "eliminated", removed = "removed from play" }
 function C.off_map_words(u) return OFF_MAP[u.location] or tostring(u.location) end
 
--- "3/4 Pz" style name for messages: the counter's name and formation.
+-- "3/4 Pz" style name for messages: the counter's name and formation. An untried division
+-- [12] with no printed name is named by what its back shows, "rifle (face down, 24 Army)": its
+-- scenario id tells one division from another, which the German may not know.
 function C.name(u)
+  if u.hidden and (u.name == nil or u.name == "" or u.name == u.id) then
+    local f = (u.formation and u.formation ~= "") and (", " .. u.formation) or ""
+    return tostring(u.type):gsub("_", " ") .. " (face down" .. f .. ")"
+  end
   if u.formation and u.formation ~= "" and u.name ~= u.formation then
     return u.name .. " (" .. u.formation .. ")"
   end

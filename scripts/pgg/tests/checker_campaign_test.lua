@@ -31,7 +31,7 @@ kessel.test("case_11_3_odds_name_the_halving_of_an_untried_defender_out_of_suppl
   expect.eq(o.label, "3-1")
   local lines = rules_of(o.defence_modifiers, "11.3")
   expect.eq(#lines, 1, "one 11.3 line for u1: " .. table.concat(lines, " | "))
-  expect.truthy(lines[1]:find("u1 (0403) is out of supply", 1, true), lines[1])
+  expect.truthy(lines[1]:find("rifle (face down) (0403) is out of supply", 1, true), lines[1])
   expect.eq(kessel.units.get("u1").hidden, true, "the query reveals nothing")
 end)
 

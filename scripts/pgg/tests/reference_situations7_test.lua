@@ -299,7 +299,7 @@ kessel.test("case_14_1_the_soviet_places_the_provisional_division_in_its_entranc
   for _, a in ipairs(kessel.legal("soviet")) do if a.kind == "place_provisional" then listed[#listed + 1] = a.hex end end
   expect.eq(table.concat(listed, ","), "0701,0801", "the other open hexes of the entrance are offered")
   local ok, why = kessel.act{ kind = "place_provisional", hex = "0501" }
-  expect.refused(ok, why, "14.1", "0501 is not open for p")
+  expect.refused(ok, why, "14.1", "0501 is not open for rifle (face down, Provisional)")
   ok, why = kessel.act{ kind = "place_provisional", hex = "0902" }
   expect.refused(ok, why, "14.1", "0902 is not a hex of entrance P1")
   expect.accepted(kessel.act{ kind = "place_provisional", hex = "0801" })
@@ -313,7 +313,7 @@ kessel.test("case_14_1_the_soviet_places_the_provisional_division_in_its_entranc
   expect.refused(ok, why, "14.1", "is chosen once")
   expect.accepted(kessel.act{ kind = "move", units = { "p" }, path = { "0802" } })
   ok, why = kessel.act{ kind = "place_provisional", hex = "0701" }
-  expect.refused(ok, why, "14.1", "p (Provisional) has moved")
+  expect.refused(ok, why, "14.1", "rifle (face down, Provisional) has moved")
 end)
 
 -- [14.3] [6.1] [6.22] The `reach` query (kessel query, the editor's move field) for a reinforcement
