@@ -11,6 +11,7 @@ use crate::ruleset::Ruleset;
 use crate::scenario::{Level, Objective, Scenario};
 use crate::state::{ApplyError, GameState, Unit};
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -55,6 +56,16 @@ pub struct World {
     /// then. A save keeps it, so that a load the new files cannot replay blames the reload, not
     /// an edit of the history. An undo past a point moves it back with the log.
     pub reloaded_at: Vec<usize>,
+    /// Options changed once the game was set up (a rules panel's flip, a profile picked mid-game),
+    /// in order: a save keeps them with the options it started under, so a load sets the game up
+    /// as it was set up and changes them where the players did ([`OptionChange`]).
+    pub option_changes: Vec<OptionChange>,
+    /// The profile (as given) and option values the game was set up under, kept at the first of
+    /// [`World::option_changes`].
+    pub options_at_start: Option<(Option<String>, BTreeMap<String, crate::state::Value>)>,
+    /// Whether option changes are recorded: on once a game is set up (its set-up hooks ran
+    /// under the options then in force), off while a scenario loads or a save replays.
+    pub recording_options: bool,
     /// Names of test functions registered by `kessel.test` (test files only).
     pub tests: Vec<String>,
     /// Where scripts and tests start from: the position and options before they ran. Each test
@@ -187,6 +198,9 @@ impl World {
             pending: Vec::new(),
             log: Vec::new(),
             reloaded_at: Vec::new(),
+            option_changes: Vec::new(),
+            options_at_start: None,
+            recording_options: false,
             tests: Vec::new(),
             base: None,
             revision: 0,
@@ -371,8 +385,12 @@ impl World {
                 self.dice = Dice::resume(state.seed, state.dice_drawn, state.dice_streams.clone());
                 self.state = state;
                 self.state_replaced();
-                // a reload after the actions left was, for them, one right after the last
+                // a reload or an option change after the actions left was, for them, one right
+                // after the last
                 let played = self.log.len();
+                for c in &mut self.option_changes {
+                    c.at = c.at.min(played);
+                }
                 if self.reloaded_at.last().is_some_and(|&p| p > played) {
                     self.reloaded_at.retain(|&p| p < played);
                     if played > 0 {
@@ -387,6 +405,18 @@ impl World {
             }
         }
     }
+}
+
+/// Options changed during play ([`World::option_changes`]), as a save keeps them.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OptionChange {
+    /// Actions played before the change.
+    pub at: usize,
+    /// The profile in force after it (a name, or a path as given); absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// Every option's value after it.
+    pub options: BTreeMap<String, crate::state::Value>,
 }
 
 /// Sets the stage for as long as it lives and restores the previous one when dropped, whatever

@@ -273,6 +273,54 @@ fn a_profile_given_by_path_is_part_of_the_game_its_saves_name() {
     );
 }
 
+/// An option changed during play (a rules panel's flip after the set-up) applies from then on:
+/// a save sets its game up under the options it started with and makes the change where it was
+/// made, so actions played before it replay under the options they were played under. Before, a
+/// save put the changed value in force from the set-up and the load called its history edited.
+#[test]
+fn an_option_changed_during_play_is_replayed_where_it_was_made() {
+    let dir = kessel_test_support::toy_copy("option-mid-game");
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 3, Limits::default()).expect("load");
+    let mv = |unit: &str, hex: &str| {
+        Action::new("move")
+            .with("unit", unit)
+            .with("path", serde_json::json!([hex]))
+    };
+    // two to a hex, as the default stack limit allows
+    assert!(e.act(&mv("r2", "0203")).expect("runs").is_ok());
+    e.set_option("stack_limit", serde_json::json!(1))
+        .expect("a stack limit of 1");
+    let refused = e.act(&mv("r1", "0103")).expect("runs");
+    assert!(refused.is_ok(), "0103 is empty: {refused:?}");
+    let path = dir.join("game.json");
+    std::fs::write(&path, e.save_as(&path, &Default::default()).expect("save")).expect("write");
+    let saved: SaveFile =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    assert!(
+        saved.options.is_empty(),
+        "set up under the profile's: {:?}",
+        saved.options
+    );
+    assert_eq!(saved.option_changes.len(), 1);
+    assert_eq!(saved.option_changes[0].at, 1);
+    let loaded = Engine::load_save(&path, Limits::default()).expect("replays");
+    assert_eq!(loaded.state().hash(), e.state().hash());
+    assert_eq!(
+        loaded.options().values.get("stack_limit"),
+        Some(&serde_json::json!(1)),
+        "the change is in force after the load"
+    );
+    // save → load → save gives the same file
+    let again = dir.join("again.json");
+    let text = loaded.save_as(&again, &Default::default()).expect("save");
+    assert_eq!(text, std::fs::read_to_string(&path).expect("read"));
+    // an undo past the change moves it back with the log
+    let mut e = loaded;
+    e.undo().expect("undo");
+    e.undo().expect("undo");
+    assert_eq!(e.world().option_changes[0].at, 0);
+}
+
 #[test]
 fn undo_takes_back_exactly_one_action() {
     let mut e = engine(1);

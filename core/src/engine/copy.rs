@@ -33,6 +33,12 @@ pub struct GameCopy {
     options: Options,
     pub(super) log: Vec<LogEntry>,
     reloaded_at: Vec<usize>,
+    option_changes: Vec<crate::world::OptionChange>,
+    options_at_start: Option<(
+        Option<String>,
+        std::collections::BTreeMap<String, crate::state::Value>,
+    )>,
+    recording_options: bool,
 }
 
 impl GameCopy {
@@ -66,6 +72,9 @@ impl Engine {
             options: w.options.clone(),
             log: w.log.clone(),
             reloaded_at: w.reloaded_at.clone(),
+            option_changes: w.option_changes.clone(),
+            options_at_start: w.options_at_start.clone(),
+            recording_options: w.recording_options,
         }
     }
 
@@ -92,6 +101,9 @@ impl Engine {
         w.dice = copy.dice.clone();
         w.log = copy.log.clone();
         w.reloaded_at = copy.reloaded_at.clone();
+        w.option_changes = copy.option_changes.clone();
+        w.options_at_start = copy.options_at_start.clone();
+        w.recording_options = copy.recording_options;
         w.scenario = copy.scenario.clone();
         w.setup_victory = copy.setup_victory.clone();
         w.options = Options::carried_over(w.ruleset.options.clone(), &copy.options);

@@ -404,8 +404,50 @@ impl Engine {
             let mut w = self.world.borrow_mut();
             w.options.values = before;
             w.options_changed();
+        } else {
+            self.record_option_change(self.profile_arg.clone(), before);
         }
         result
+    }
+
+    /// Keeps an option change made once the game is set up ([`crate::world::World::option_changes`]),
+    /// with what was in force before the first: a save sets its game up under those and changes
+    /// them where this one did, so it replays (PGG's set-up reads `vp_bidding`).
+    pub(crate) fn record_option_change(
+        &mut self,
+        profile_before: Option<String>,
+        before: std::collections::BTreeMap<String, crate::state::Value>,
+    ) {
+        let mut w = self.world.borrow_mut();
+        if !w.recording_options || w.options.values == before && profile_before == self.profile_arg
+        {
+            return;
+        }
+        if w.options_at_start.is_none() {
+            w.options_at_start = Some((profile_before, before));
+        }
+        let change = crate::world::OptionChange {
+            at: w.log.len(),
+            profile: self.profile_arg.clone(),
+            options: w.options.values.clone(),
+        };
+        w.option_changes.push(change);
+    }
+
+    /// Puts an option change of a save in force as it was made ([`Engine::record_option_change`]).
+    fn apply_option_change(&mut self, change: &crate::world::OptionChange) -> Result<(), String> {
+        let before = self.world.borrow().options.values.clone();
+        let profile_before = self.profile_arg.clone();
+        self.apply_profile(change.profile.as_deref())
+            .map_err(|e| e.to_string())?;
+        for (id, value) in &change.options {
+            self.put_option(id, value.clone())?;
+        }
+        // (recorded as made in play, whatever the recording switch: the save holds it)
+        let on = std::mem::replace(&mut self.world.borrow_mut().recording_options, true);
+        self.record_option_change(profile_before, before);
+        self.world.borrow_mut().recording_options = on;
+        Ok(())
     }
 
     /// [`Engine::set_option`] for one of a list of options set together (`--option` flags, a
@@ -601,6 +643,9 @@ impl Engine {
             new.dice = old.dice.clone();
             new.log = std::mem::take(&mut old.log);
             new.reloaded_at = std::mem::take(&mut old.reloaded_at);
+            new.option_changes = std::mem::take(&mut old.option_changes);
+            new.options_at_start = old.options_at_start.take();
+            new.recording_options = old.recording_options;
             // (the actions so far were played under the rules as they were)
             let played = new.log.len();
             if played > 0 && new.reloaded_at.last() != Some(&played) {

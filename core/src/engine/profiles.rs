@@ -141,10 +141,12 @@ impl Engine {
     pub fn apply_profile(&mut self, profile: Option<&str>) -> Result<(), EngineError> {
         let options = self.profile_options(profile)?;
         let mut w = self.world.borrow_mut();
-        w.options = options;
+        let before = std::mem::replace(&mut w.options, options).values;
         w.options_changed();
         drop(w);
-        self.profile_arg = profile.map(str::to_string);
+        let profile_before = std::mem::replace(&mut self.profile_arg, profile.map(str::to_string));
+        // (a profile picked once the game is set up is an option change of the game's)
+        self.record_option_change(profile_before, before);
         Ok(())
     }
 }

@@ -64,6 +64,8 @@ impl Engine {
             w.state_replaced();
             w.log.clear();
             w.reloaded_at.clear();
+            w.option_changes.clear();
+            w.options_at_start = None;
             w.pending.clear();
             w.stage.set(Stage::Script);
         }

@@ -44,6 +44,13 @@ pub struct SaveFile {
     /// a load that fails there says so instead of calling the history edited.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules_reloaded_at: Vec<usize>,
+    /// Options changed once the game was set up, in order, each with how many actions had been
+    /// played before it and every option's value after it (`profile` and `options` above are
+    /// then those the game was set up under): a load sets the game up as it was and makes each
+    /// change where it was made, so the set-up and every action replay under the options they
+    /// were played under.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub option_changes: Vec<crate::world::OptionChange>,
     /// Checksum of everything above and the log: an edit that did not recompute it is caught
     /// before anything is replayed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,8 +150,16 @@ impl Engine {
                 })
                 .unwrap_or_else(|| display_path(p))
         };
+        // the profile and options the game was set up under: changed since, the save names
+        // those and the changes
+        let w = self.world.borrow();
+        let (start_profile, start_values) = match &w.options_at_start {
+            Some((p, v)) if !w.option_changes.is_empty() => (p.clone(), v.clone()),
+            _ => (self.profile_arg.clone(), w.options.values.clone()),
+        };
+        drop(w);
         // what the profile gives; if it can no longer be read, record every value
-        let base = self.profile_options(self.profile_arg.as_deref()).ok();
+        let base = self.profile_options(start_profile.as_deref()).ok();
         let w = self.world.borrow();
         let scenario = w
             .scenario
@@ -152,16 +167,21 @@ impl Engine {
             // (a scenario opened from a package is named by the package)
             .map(|s| rel(&crate::fsio::opened_as(&s.path).unwrap_or_else(|| s.path.clone())))
             .unwrap_or_default();
-        let profile = self.profile_arg.as_deref().map(|p| {
+        let named = |p: &str| {
             if Engine::is_profile_path(p) {
                 rel(Path::new(p))
             } else {
                 p.to_string()
             }
-        });
-        let options = w
-            .options
-            .values
+        };
+        let profile = start_profile.as_deref().map(named);
+        let option_changes = (w.option_changes.iter())
+            .map(|c| crate::world::OptionChange {
+                profile: c.profile.as_deref().map(named),
+                ..c.clone()
+            })
+            .collect();
+        let options = start_values
             .iter()
             .filter(|(k, v)| base.as_ref().is_none_or(|b| b.values.get(*k) != Some(*v)))
             .map(|(k, v)| (k.clone(), v.clone()))
@@ -176,6 +196,7 @@ impl Engine {
             content_hash: Some(self.content_hash()),
             players: players.clone(),
             rules_reloaded_at: w.reloaded_at.clone(),
+            option_changes,
             checksum: None,
             log: w.log.clone(),
         };
@@ -631,7 +652,20 @@ impl Engine {
             return Err(fail(format!("the save's options: {conflict}")));
         }
         let of = save.log.len();
+        // the option changes are made where they were made: replayed, not recorded again
+        engine.world.borrow_mut().recording_options = false;
+        let change_at = |engine: &mut Engine, at: usize| -> Result<(), EngineError> {
+            for c in save.option_changes.iter().filter(|c| c.at == at) {
+                engine.apply_option_change(c).map_err(|e| {
+                    fail(format!(
+                        "the options changed after action {at}: {e} (the ruleset no longer has them as they were)"
+                    ))
+                })?;
+            }
+            Ok(())
+        };
         for (i, entry) in save.log.iter().enumerate() {
+            change_at(engine, i)?;
             let described = crate::error::quoted_json(&entry.action, super::calls::QUOTED_ACTION);
             let why = match engine.act(&entry.action) {
                 Err(e) => format!("{described} fails: {}", e.message),
@@ -653,6 +687,7 @@ impl Engine {
                 }
                 Ok(Ok(_)) => continue,
             };
+            engine.world.borrow_mut().recording_options = true;
             return Ok(Replayed {
                 replayed: i,
                 of,
@@ -663,6 +698,8 @@ impl Engine {
                 left_out: save.log[i..].iter().map(|e| e.action.clone()).collect(),
             });
         }
+        change_at(engine, of)?;
+        engine.world.borrow_mut().recording_options = true;
         let hash = format!("{:016x}", engine.state().hash());
         let changed = save
             .content_hash

@@ -210,6 +210,8 @@ impl Engine {
         }
         engine.check_notes = engine.check_scenario()?;
         engine.run_setup_hooks()?;
+        // set up: an option changed from now on is a change the game's saves keep
+        engine.world.borrow_mut().recording_options = true;
         Ok((engine, report))
     }
 

@@ -870,6 +870,8 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
     w.initial = state;
     w.log.clear();
     w.reloaded_at.clear();
+    w.option_changes.clear();
+    w.options_at_start = None;
     w.pending.clear();
     drop(w);
     if let Some(before) = before {
