@@ -118,10 +118,28 @@ fn options_set_by_hand_survive_save_and_load() {
         Some(&serde_json::json!(3))
     );
     assert_eq!(loaded.save().expect("save again"), saved);
-    // an option the ruleset does not have (any more) is a clear error naming it
+    // set once the game was set up: a change made before the first action
     let mut file: SaveFile = serde_json::from_str(&saved).expect("parse");
-    let v = file.options.remove("stack_limit").expect("recorded");
-    file.options.insert("stack_limitz".into(), v);
+    assert!(file.options.is_empty(), "{saved}");
+    assert_eq!(file.option_changes.len(), 1);
+    assert_eq!(file.option_changes[0].at, 0);
+    // an option the ruleset does not have (any more) is a clear error naming it
+    let changed = &mut file.option_changes[0].options;
+    let v = changed.remove("stack_limit").expect("recorded");
+    changed.insert("stack_limitz".into(), v);
+    file.checksum = Some(file.compute_checksum());
+    std::fs::write(&path, serde_json::to_string(&file).expect("json")).expect("write");
+    let err = Engine::load_save(&path, Limits::default()).expect_err("unknown option");
+    assert!(
+        err.to_string().contains("stack_limitz")
+            && err.to_string().contains("before the first action"),
+        "{err}"
+    );
+    // given in the save's own `options`, the same
+    let mut file: SaveFile = serde_json::from_str(&saved).expect("parse");
+    file.option_changes.clear();
+    file.options
+        .insert("stack_limitz".into(), serde_json::json!(3));
     file.checksum = Some(file.compute_checksum());
     std::fs::write(&path, serde_json::to_string(&file).expect("json")).expect("write");
     let err = Engine::load_save(&path, Limits::default()).expect_err("unknown option");

@@ -241,7 +241,7 @@ impl Engine {
         rules.sort();
         // a profile given by its path, or found among the user's profiles, lies outside the
         // ruleset: its options are part of what the game is played with all the same (a GM's
-        // edited `wbc2010.toml` replayed old saves without a word)
+        // edited profile of this year's rulings replayed old saves without a word)
         if let Some(p) = in_use.filter(|p| p.is_file() && !rules.contains(p)) {
             files.push(p);
         }
@@ -657,8 +657,12 @@ impl Engine {
         let change_at = |engine: &mut Engine, at: usize| -> Result<(), EngineError> {
             for c in save.option_changes.iter().filter(|c| c.at == at) {
                 engine.apply_option_change(c).map_err(|e| {
+                    let when = match at {
+                        0 => "before the first action".to_string(),
+                        n => format!("after action {n}"),
+                    };
                     fail(format!(
-                        "the options changed after action {at}: {e} (the ruleset no longer has them as they were)"
+                        "the options changed {when}: {e} (the ruleset no longer has them as they were)"
                     ))
                 })?;
             }
