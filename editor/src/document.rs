@@ -45,6 +45,9 @@ pub struct Document {
     /// its files make it, and its scenario data is not edited here (a save would have to write
     /// either the whole result, flattening the base into the file, or work out what differs).
     pub scenario_bases: Vec<PathBuf>,
+    /// An extending scenario whose own file names no `map`: its map is a base's, which other
+    /// scenarios share, so the editor does not write map edits over it.
+    pub map_from_base: bool,
     /// The scenario's editable data (none for a bare map).
     pub scenario: Option<ScenarioDef>,
     /// The scenario file as last read or written, which saving edits in place.
@@ -169,7 +172,13 @@ impl Document {
         let bases: Vec<PathBuf> = scenario.bases().map(Path::to_path_buf).collect();
         // (an extending scenario's file holds only what differs: editing it as a whole scenario
         // would show, and save, a scenario without the base's units)
-        let file = (kessel_core::error::read_text(&scenario.path, "scenario").ok())
+        let own_text = kessel_core::error::read_text(&scenario.path, "scenario").ok();
+        let map_from_base = !bases.is_empty()
+            && (own_text.as_deref())
+                .and_then(|t| t.parse::<toml::Table>().ok())
+                .and_then(|t| t.get("scenario")?.as_table()?.get("map").cloned())
+                .is_none();
+        let file = own_text
             .filter(|_| bases.is_empty())
             .and_then(|t| ScenarioFile::parse(&t).ok());
         let mut sides: Vec<String> = Vec::new();
@@ -194,6 +203,7 @@ impl Document {
             ruleset_note: scenario.stand_in_note(),
             scenario_scripts: scenario.scripts.clone(),
             scenario_bases: bases,
+            map_from_base,
             scenario: file.as_ref().map(|f| f.def.clone()),
             scenario_file: file,
             load_problems: Vec::new(),
@@ -228,9 +238,20 @@ impl Document {
              (units, objectives, …) is read-only here, so a save never writes the base's \
              content into it nor drops its `extends`. Edit what it changes in its file with a \
              text editor (the editor reloads it); File → Save as… copies the file still \
-             extending the same base. Map edits are saved to the map file, {}.",
+             extending the same base. {}",
             kessel_core::script::display_path(base),
-            kessel_core::script::display_path(&self.map_path),
+            if self.map_from_base {
+                format!(
+                    "Its map is the base's, {}, shared by every scenario built on it: to change \
+                     it, copy it beside this file and name it in `map`.",
+                    kessel_core::script::display_path(&self.map_path)
+                )
+            } else {
+                format!(
+                    "Map edits are saved to its map file, {}.",
+                    kessel_core::script::display_path(&self.map_path)
+                )
+            },
         ))
     }
 
@@ -259,6 +280,7 @@ impl Document {
             ruleset_note: None,
             scenario_scripts: Vec::new(),
             scenario_bases: Vec::new(),
+            map_from_base: false,
             load_problems: Vec::new(),
             history: History::default(),
             saved_revision: 0,
@@ -326,6 +348,14 @@ impl Document {
             return Ok(SaveOutcome::Unchanged);
         }
         let mut written = Vec::new();
+        if self.map != self.saved_map && self.map_from_base {
+            anyhow::bail!(
+                "not saved: the map is the base scenario's, {}, which every scenario built on it \
+                 shares; copy it beside this scenario and name it in its [scenario] (`map = \
+                 \"map.toml\"`), then edit that copy (the edits stay on screen until then)",
+                kessel_core::script::display_path(&self.map_path)
+            );
+        }
         if self.map != self.saved_map || map_broken {
             let text = self.map_text();
             write_atomic(&self.map_path, text.as_bytes())?;

@@ -164,6 +164,37 @@ mod tests {
         );
         doc.save().expect("save");
         assert_eq!(std::fs::read_to_string(&variant).expect("read"), text);
+        // the map is the base's (the variant names none): an edit of it is not written over the
+        // map every scenario built on it shares
+        assert!(doc.map_from_base);
+        let map_before = std::fs::read_to_string(toy.join("map.toml")).expect("read");
+        let hex = doc.map.parse("0101").expect("on the map");
+        let painted = doc
+            .edit(&crate::command::EditorCommand::SetTerrain {
+                hex,
+                terrain: "woods".into(),
+                stroke: 1,
+            })
+            .expect("painted");
+        assert!(painted);
+        let refused = doc.save().expect_err("the base's map is not written");
+        assert!(
+            refused.to_string().contains("copy it beside this scenario"),
+            "{refused}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(toy.join("map.toml")).expect("read"),
+            map_before
+        );
+        assert!(doc
+            .extends_note()
+            .is_some_and(|n| n.contains("Its map is the base's")));
+        doc.edit(&crate::command::EditorCommand::SetTerrain {
+            hex,
+            terrain: "clear".into(),
+            stroke: 2,
+        })
+        .expect("painted back");
         let dest = kessel_test_support::scratch("save-as-extends-dest");
         let out = super::save_as(&doc, &dest.join("copy")).expect("saved as");
         let copy = std::fs::read_to_string(&out).expect("read");
