@@ -144,3 +144,19 @@ fn a_hundred_thousand_option_changes_load_in_time() {
         started.elapsed()
     );
 }
+
+/// A save opened through a link in another folder loads: the files it names were looked for
+/// beside the link only, and it was said to miss its scenario.
+#[cfg(unix)]
+#[test]
+fn a_save_opened_through_a_link_elsewhere_loads() {
+    let path = saved_game("hostile-linked-save");
+    let elsewhere = kessel_test_support::scratch("hostile-linked-save-link");
+    std::fs::create_dir_all(&elsewhere).expect("folder");
+    let link = elsewhere.join("game.json");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&path, &link).expect("link");
+    let loaded = Engine::load_save(&link, Limits::default())
+        .unwrap_or_else(|e| panic!("loads through the link: {e}"));
+    assert_eq!(loaded.log().len(), 2);
+}

@@ -390,13 +390,21 @@ impl Engine {
         // paths relative to the save's folder (saves written by `save_as`), else to the working
         // folder (older saves, and `save`)
         let folder = path.parent().unwrap_or(Path::new(""));
+        // a save opened through a link in another folder names its files from the folder it
+        // is in: they were looked for beside the link only
+        let real_folder = std::fs::canonicalize(path)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf));
         let resolve = |p: &str| -> String {
-            let beside = folder.join(p);
-            if Path::new(p).is_relative() && beside.exists() {
-                beside.to_string_lossy().into_owned()
-            } else {
-                p.to_string()
+            if Path::new(p).is_relative() {
+                let beside = std::iter::once(folder.join(p))
+                    .chain(real_folder.as_deref().map(|d| d.join(p)))
+                    .find(|b| b.exists());
+                if let Some(b) = beside {
+                    return b.to_string_lossy().into_owned();
+                }
             }
+            p.to_string()
         };
         // a save names a scenario and a profile file (the engine wrote them, so they may be
         // absolute): nothing but Kessel's own files is read for them
