@@ -160,3 +160,36 @@ fn a_save_opened_through_a_link_elsewhere_loads() {
         .unwrap_or_else(|e| panic!("loads through the link: {e}"));
     assert_eq!(loaded.log().len(), 2);
 }
+
+/// A change that puts two variants of one table in force, neither declared for both, is
+/// refused as the save's own options are: the game was replayed under one of them, the other
+/// dropped unseen.
+#[test]
+fn an_option_change_into_a_variant_conflict_is_refused() {
+    let path = saved_game("hostile-change-conflict");
+    let init = path.with_file_name("init.lua");
+    let text = std::fs::read_to_string(&init).expect("init.lua");
+    let crt = "columns = { \"1-2\", \"1-1\", \"2-1\", \"3-1\" }, rows = { { \"AE\", \"AE\", \"AE\", \"AE\" } }";
+    std::fs::write(
+        &init,
+        format!(
+            "{text}\nkessel.option{{ id = \"va\", type = \"bool\", default = false, description = \"a\", rule = \"T98\" }}\n\
+             kessel.option{{ id = \"vb\", type = \"bool\", default = false, description = \"b\", rule = \"T99\" }}\n\
+             kessel.results_table{{ id = \"crt\", kind = \"ratio\", {crt}, when = {{ va = true }} }}\n\
+             kessel.results_table{{ id = \"crt\", kind = \"ratio\", {crt}, when = {{ vb = true }} }}\n"
+        ),
+    )
+    .expect("write");
+    // the new options at their defaults: the save still loads
+    let loaded = Engine::load_save(&path, Limits::default());
+    assert!(loaded.is_ok(), "{:?}", loaded.err().map(|e| e.to_string()));
+    edit_save(&path, |v| {
+        v["option_changes"][0]["options"]["va"] = serde_json::json!(true);
+        v["option_changes"][0]["options"]["vb"] = serde_json::json!(true);
+    });
+    let err = load_error(&path);
+    assert!(
+        err.contains("the options changed after action 1") && err.contains("init.lua"),
+        "{err}"
+    );
+}

@@ -684,6 +684,7 @@ impl Engine {
         // (in the order made, checked above: each is made once, in one pass over them)
         let mut changes = save.option_changes.iter().peekable();
         let mut change_at = |engine: &mut Engine, at: usize| -> Result<(), EngineError> {
+            let mut made = false;
             while let Some(c) = changes.next_if(|c| c.at == at) {
                 engine.apply_option_change(c).map_err(|e| {
                     let when = match at {
@@ -694,6 +695,14 @@ impl Engine {
                         "the options changed {when}: {e} (the ruleset no longer has them as they were)"
                     ))
                 })?;
+                made = true;
+            }
+            // judged as the save's own options are: a game is never played under two table
+            // variants of which one is dropped unseen (the rules panel refuses such a change)
+            if let Some(conflict) = engine.option_conflict().filter(|_| made) {
+                return Err(fail(format!(
+                    "the options changed after action {at}: {conflict}"
+                )));
             }
             Ok(())
         };
