@@ -2389,3 +2389,22 @@ fn start_checks_say_each_unit_in_the_file_it_is_written_in() {
     );
     assert!(said(&variant, 4, "unknown side `grey`"), "{errors}");
 }
+
+/// A `check` hook's problems are bounded in number as in text: ones with no text (a hundred
+/// thousand `{note = true}`) came through whole, and `kessel check` printed each and passed.
+#[test]
+fn a_check_hook_returning_a_hundred_thousand_notes_is_refused() {
+    let scenario = toy_with_script(
+        "check-many-notes",
+        "many.lua",
+        "kessel.on(\"check\", function()\n  local out = {}\n  for i = 1, 100000 do out[i] = { note = true } end\n  return out\nend)\n",
+    );
+    let err = match Engine::load(&scenario, None, 1, Limits::default()) {
+        Ok(e) => panic!("loaded with {} notes", e.check_notes().len()),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.contains("many.lua:") && err.contains("problems, the limit"),
+        "{err}"
+    );
+}

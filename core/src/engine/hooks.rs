@@ -45,6 +45,12 @@ pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<CheckProb
     Ok(out)
 }
 
+/// The most problems one `check` hook may return: as many as [`MAX_RETURNED_TEXT`] holds of
+/// the shortest with a message.
+///
+/// [`MAX_RETURNED_TEXT`]: crate::script::api::MAX_RETURNED_TEXT
+const MAX_PROBLEMS: usize = crate::script::api::MAX_RETURNED_TEXT / 64;
+
 /// The problems a `check` hook returned. Anything but nil or a list of `{unit=, var=, marker=,
 /// message=, note=}` is an error naming the hook (`file:line:` where it is defined, first, as every
 /// located error) and what it returned.
@@ -70,6 +76,13 @@ fn check_problems(
     let mut out = Vec::new();
     let mut text = crate::script::api::ReturnedText::default();
     for (i, item) in list.sequence_values::<V>().enumerate() {
+        // (a problem's text counts against the limit, so one with none, `{note = true}` a
+        // hundred thousand times, came through whole: as many as the text allows at most)
+        if i >= MAX_PROBLEMS {
+            return Err(bad(format!(
+                "over {MAX_PROBLEMS} problems, the limit (they are lines for a designer to read)"
+            )));
+        }
         let item = match item? {
             V::Table(t) => {
                 own_fields_only(lua, &t, &format!("a list whose item {}", i + 1))

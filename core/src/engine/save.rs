@@ -353,7 +353,7 @@ impl Engine {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "save")?;
         crate::error::json_bounds(path, &text, "save", crate::error::MAX_JSON_VALUES)?;
-        let save: SaveFile = serde_json::from_str(&text).map_err(|e| {
+        let mut save: SaveFile = serde_json::from_str(&text).map_err(|e| {
             if is_campaign_save(&text) {
                 LoadError::new(path, None, CAMPAIGN_SAVE_HERE.to_string())
             } else {
@@ -390,13 +390,21 @@ impl Engine {
         // paths relative to the save's folder (saves written by `save_as`), else to the working
         // folder (older saves, and `save`)
         let folder = path.parent().unwrap_or(Path::new(""));
+        // a save opened through a link in another folder names its files from the folder it
+        // is in: they were looked for beside the link only
+        let real_folder = std::fs::canonicalize(path)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf));
         let resolve = |p: &str| -> String {
-            let beside = folder.join(p);
-            if Path::new(p).is_relative() && beside.exists() {
-                beside.to_string_lossy().into_owned()
-            } else {
-                p.to_string()
+            if Path::new(p).is_relative() {
+                let beside = std::iter::once(folder.join(p))
+                    .chain(real_folder.as_deref().map(|d| d.join(p)))
+                    .find(|b| b.exists());
+                if let Some(b) = beside {
+                    return b.to_string_lossy().into_owned();
+                }
             }
+            p.to_string()
         };
         // a save names a scenario and a profile file (the engine wrote them, so they may be
         // absolute): nothing but Kessel's own files is read for them
@@ -480,6 +488,17 @@ impl Engine {
             }
             other => other.map(str::to_string),
         };
+        // a profile an option change put in force is named as the save's own is (relative to
+        // the save's folder): it was read from the working folder, so the save loaded only from
+        // the folder it was written from, and a hand edit to `/dev/zero` was read as a profile
+        for c in &mut save.option_changes {
+            if let Some(p) = c.profile.as_deref().filter(|p| Engine::is_profile_path(p)) {
+                kind("option_changes", p)?;
+                let at = found("profile", p)?;
+                other_kind("profile", &at, crate::fsio::KesselToml::Profile)?;
+                c.profile = Some(at);
+            }
+        }
         let scenario = crate::scenario::Scenario::load(Path::new(&scenario))?;
         // a profile name the ruleset has no profile of is the save's to answer for: it was
         // said at `profiles/NAME.toml`, a file that is not there, as if given on a command line
@@ -652,10 +671,21 @@ impl Engine {
             return Err(fail(format!("the save's options: {conflict}")));
         }
         let of = save.log.len();
+        points_in_play(
+            &save.option_changes.iter().map(|c| c.at).collect::<Vec<_>>(),
+            of,
+            false,
+        )
+        .map_err(|why| fail(format!("the save's `option_changes`: {why}")))?;
+        points_in_play(&save.rules_reloaded_at, of, true)
+            .map_err(|why| fail(format!("the save's `rules_reloaded_at`: {why}")))?;
         // the option changes are made where they were made: replayed, not recorded again
         engine.world.borrow_mut().recording_options = false;
-        let change_at = |engine: &mut Engine, at: usize| -> Result<(), EngineError> {
-            for c in save.option_changes.iter().filter(|c| c.at == at) {
+        // (in the order made, checked above: each is made once, in one pass over them)
+        let mut changes = save.option_changes.iter().peekable();
+        let mut change_at = |engine: &mut Engine, at: usize| -> Result<(), EngineError> {
+            let mut made = false;
+            while let Some(c) = changes.next_if(|c| c.at == at) {
                 engine.apply_option_change(c).map_err(|e| {
                     let when = match at {
                         0 => "before the first action".to_string(),
@@ -665,6 +695,14 @@ impl Engine {
                         "the options changed {when}: {e} (the ruleset no longer has them as they were)"
                     ))
                 })?;
+                made = true;
+            }
+            // judged as the save's own options are: a game is never played under two table
+            // variants of which one is dropped unseen (the rules panel refuses such a change)
+            if let Some(conflict) = engine.option_conflict().filter(|_| made) {
+                return Err(fail(format!(
+                    "the options changed after action {at}: {conflict}"
+                )));
             }
             Ok(())
         };
@@ -738,6 +776,39 @@ impl Engine {
             left_out: Vec::new(),
         })
     }
+}
+
+/// Whether points of a game's play (how many actions had been played at each) are ones a game
+/// records: in the order they came, none after the last action, and for a reload of the rules
+/// (`strict`) each after an action and once only. A hand-edited point past the log was never
+/// reached and was dropped unseen; one out of order was made out of its place.
+fn points_in_play(points: &[usize], of: usize, strict: bool) -> Result<(), String> {
+    let mut before = None;
+    for (i, &at) in points.iter().enumerate() {
+        let n = i + 1;
+        if at > of {
+            return Err(format!(
+                "entry {n} is after action {at}, but the log holds {}",
+                if of == 1 {
+                    "1 action".to_string()
+                } else {
+                    format!("{of} actions")
+                }
+            ));
+        }
+        if strict && at == 0 {
+            return Err(format!(
+                "entry {n} is before the first action: a reload then is the game's start"
+            ));
+        }
+        if let Some(last) = before.filter(|&last| at < last || strict && at == last) {
+            return Err(format!(
+                "entry {n}, after action {at}, is out of order: listed after one after action                  {last}, and entries are listed in the order they were made"
+            ));
+        }
+        before = Some(at);
+    }
+    Ok(())
 }
 
 /// How far a save's log replayed under the files now in place ([`Engine::replay_what_replays`]).

@@ -81,12 +81,28 @@ impl Scenario {
                 format!("turns = {turns} is over the limit ({MAX_TURNS})"),
             );
         }
-        let first_turn = file.scenario.first_turn.map_or(1, |t| t.0);
-        if first_turn > MAX_TURNS {
-            d.at(
-                file.scenario.turns.span(),
-                format!("first_turn = {first_turn} is over the limit ({MAX_TURNS})"),
-            );
+        // (said at its own line: a variant's `turns` may be its base's)
+        let first = file.scenario.first_turn.as_ref();
+        let first_turn = first.map_or(1, |t| t.get_ref().0);
+        let last_turn = u64::from(first_turn) + u64::from(turns.max(1)) - 1;
+        if let Some(at) = first.map(|t| t.span()) {
+            if first_turn == 0 {
+                d.at(at, "first_turn = 0: game-turns are numbered from 1");
+            } else if first_turn > MAX_TURNS {
+                d.at(
+                    at,
+                    format!("first_turn = {first_turn} is over the limit ({MAX_TURNS})"),
+                );
+            } else if turns <= MAX_TURNS && last_turn > u64::from(MAX_TURNS) {
+                d.at(
+                    at,
+                    format!(
+                        "first_turn = {first_turn} with turns = {turns} plays to turn \
+                         {last_turn}, past the highest turn number ({MAX_TURNS}): start earlier \
+                         or play fewer turns"
+                    ),
+                );
+            }
         }
         // the ruleset's sides that take part: a list of distinct names (checked against the
         // ruleset's sides when a game starts)

@@ -715,6 +715,42 @@ roads = [9]
         );
     }
 
+    /// A variant's `first_turn` is judged at its own line (its error was put at the base's
+    /// `turns`), from 1 and so that its last turn is no later than the highest turn number
+    /// (`first_turn = 9000` with `turns = 9000` played to turn 17999 unremarked).
+    #[test]
+    fn a_first_turn_out_of_range_is_said_at_its_line() {
+        let dir = toy("extends_first_turn");
+        let v = dir.join("variant/v.toml");
+        for (first, turns, says) in [
+            ("20000", "3", "over the limit"),
+            ("0", "3", "numbered from 1"),
+            ("9000", "9000", "turn 17999"),
+        ] {
+            write(
+                &v,
+                &format!(
+                    "[scenario]\nextends = \"../scenario.toml\"\nturns = {turns}\nfirst_turn = {first}\n"
+                ),
+            );
+            // (the base's reinforcements of turn 2 may be out of the turns too)
+            let all = errors(&v);
+            let e = &all.0[0];
+            assert!(
+                e.file == v && e.line == Some(4) && e.message.contains(says),
+                "{all}"
+            );
+        }
+        // the highest turn number itself is a turn a scenario may play
+        write(
+            &v,
+            "[scenario]\nextends = \"../scenario.toml\"\nturns = 2\nfirst_turn = 9999\n\n\
+             [[units]]\nid = \"b2\"\nremove = true\n",
+        );
+        let sc = Scenario::load(&v).unwrap_or_else(|e| panic!("turns 9999 to 10000: {e}"));
+        assert_eq!((sc.first_turn, sc.turns), (9999, 2));
+    }
+
     /// A file that extends itself, or a loop of two, is refused naming the files of the loop;
     /// a chain past the limit is refused at the line that passes it.
     #[test]

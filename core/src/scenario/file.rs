@@ -34,7 +34,7 @@ pub(super) struct ScenarioHeader {
     pub(super) map: S<String>,
     pub(super) turns: S<Whole<1, MAX_TURNS>>,
     #[serde(default)]
-    pub(super) first_turn: Option<Whole<0, MAX_TURNS>>,
+    pub(super) first_turn: Option<S<Whole<1, MAX_TURNS>>>,
     #[serde(default)]
     pub(super) notes: String,
     #[serde(default)]
