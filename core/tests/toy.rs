@@ -40,6 +40,13 @@ fn play(e: &mut Engine, n: usize) {
     }
 }
 
+/// The toy's `move` of one unit to one hex.
+fn toy_move(unit: &str, hex: &str) -> Action {
+    Action::new("move")
+        .with("unit", unit)
+        .with("path", serde_json::json!([hex]))
+}
+
 #[test]
 fn recorded_game_replays_to_the_same_state_hash() {
     let mut e = engine(7);
@@ -299,11 +306,7 @@ fn a_profile_given_by_path_is_part_of_the_game_its_saves_name() {
 fn an_option_changed_during_play_is_replayed_where_it_was_made() {
     let dir = kessel_test_support::toy_copy("option-mid-game");
     let mut e = Engine::load(&dir.join("scenario.toml"), None, 3, Limits::default()).expect("load");
-    let mv = |unit: &str, hex: &str| {
-        Action::new("move")
-            .with("unit", unit)
-            .with("path", serde_json::json!([hex]))
-    };
+    let mv = toy_move;
     // two to a hex, as the default stack limit allows
     assert!(e.act(&mv("r2", "0203")).expect("runs").is_ok());
     e.set_option("stack_limit", serde_json::json!(1))
@@ -531,11 +534,7 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
     let dir = kessel_test_support::scratch("reload");
     copy_dir(&fixture(""), &dir);
     let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
-    let mv = |hex: &str| {
-        Action::new("move")
-            .with("unit", "r1")
-            .with("path", serde_json::json!([hex]))
-    };
+    let mv = |hex: &str| toy_move("r1", hex);
     assert!(e.act(&mv("0303")).expect("runs").is_ok());
     let hash = e.state().hash();
     let log_len = e.log().len();
@@ -579,11 +578,7 @@ fn a_save_made_after_a_reload_that_refuses_its_past_blames_the_reload_and_loads_
     let dir = kessel_test_support::scratch("reload-save");
     copy_dir(&fixture(""), &dir);
     let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
-    let mv = |unit: &str, hex: &str| {
-        Action::new("move")
-            .with("unit", unit)
-            .with("path", serde_json::json!([hex]))
-    };
+    let mv = toy_move;
     let hex_of = |e: &Engine, id: &str| e.state().unit(id).and_then(|u| u.hex());
     let r2_start = hex_of(&e, "r2");
     assert!(e.act(&mv("r1", "0303")).expect("runs").is_ok());
