@@ -21,6 +21,7 @@ mod copy;
 mod hooks;
 mod odds;
 mod profiles;
+mod replay;
 mod result;
 mod runner;
 mod save;
@@ -32,7 +33,8 @@ pub use campaign::{
 pub use copy::GameCopy;
 pub use hooks::OddsModifiers;
 pub use odds::{OddsReport, ResultChance};
-pub use save::{ReplayStop, Replayed, SaveFile, EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
+pub use replay::{ReplayStop, Replayed, EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
+pub use save::SaveFile;
 
 use crate::action::{Action, Reason, Rejection};
 use crate::error::{LoadError, LoadErrors};
@@ -418,9 +420,20 @@ impl Engine {
         profile_before: Option<String>,
         before: std::collections::BTreeMap<String, crate::state::Value>,
     ) {
+        if self.world.borrow().recording_options {
+            self.keep_option_change(profile_before, before);
+        }
+    }
+
+    /// Adds the change from `before` to the options now in force to the game's
+    /// ([`Engine::record_option_change`] when the game is set up; a save's replay always).
+    fn keep_option_change(
+        &mut self,
+        profile_before: Option<String>,
+        before: std::collections::BTreeMap<String, crate::state::Value>,
+    ) {
         let mut w = self.world.borrow_mut();
-        if !w.recording_options || w.options.values == before && profile_before == self.profile_arg
-        {
+        if w.options.values == before && profile_before == self.profile_arg {
             return;
         }
         if w.options_at_start.is_none() {
@@ -443,10 +456,8 @@ impl Engine {
         for (id, value) in &change.options {
             self.put_option(id, value.clone())?;
         }
-        // (recorded as made in play, whatever the recording switch: the save holds it)
-        let on = std::mem::replace(&mut self.world.borrow_mut().recording_options, true);
-        self.record_option_change(profile_before, before);
-        self.world.borrow_mut().recording_options = on;
+        // (kept as made in play, though the replay records nothing else: the save holds it)
+        self.keep_option_change(profile_before, before);
         Ok(())
     }
 
